@@ -1,0 +1,464 @@
+//! The board: a rectangle of cells, the stones on it, and the order they were played in.
+//!
+//! Invariants:
+//! - `width` and `height` are within [`MIN_SIDE`, `MAX_SIDE`]; every `Pos` stored here is on the board.
+//! - `history` lists exactly the stones on the board, in the order they were played, and `counts` holds
+//!   how many of them each colour has. The side to move is the one with fewer stones, black on equal
+//!   counts: in a game that is plain alternation, black first; a set-up position (a diagram, a data file)
+//!   may have any counts. Walls (the protocol's field 3) are not stones and are not in the history.
+//! - The protocol's coordinates are kept as they are: `x` is the column, `y` the row, (0,0) the top-left
+//!   corner. Text diagrams are drawn the same way: the first line is row 0.
+//!
+//! Moves from outside (a manager, a user, a data file) go through [`Board::try_play`], which checks them;
+//! code that already knows a move is legal (the search) uses [`Board::play_unchecked`].
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Smallest board side the engine plays on.
+pub const MIN_SIDE: usize = 5;
+/// Largest board side the engine plays on.
+pub const MAX_SIDE: usize = 32;
+
+/// A player. Black is the first player (the protocol does not name colours; the side that moves on an
+/// empty board is black).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    /// The other player.
+    pub fn opp(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for black, 1 for white: for per-side arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What a cell holds. `Wall` is a cell nobody may use: off the board, or a field-3 cell of a BOARD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    Empty,
+    Stone(Color),
+    Wall,
+}
+
+/// A point of the board, in protocol coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pos {
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Pos {
+    pub fn new(x: usize, y: usize) -> Pos {
+        debug_assert!(x < MAX_SIDE && y < MAX_SIDE);
+        Pos { x: x as u8, y: y as u8 }
+    }
+
+    /// Parses the "pos" notation of GomocupJudge, Yixin and our data files: a column letter from `a`
+    /// (case-insensitive) and a row number from 1, so `h8` is (7,7).
+    pub fn from_notation(s: &str) -> Option<Pos> {
+        let mut chars = s.chars();
+        let col = chars.next()?.to_ascii_lowercase();
+        if !col.is_ascii_lowercase() {
+            return None;
+        }
+        let row: usize = chars.as_str().parse().ok()?;
+        let x = (col as u8 - b'a') as usize;
+        if row == 0 || row > MAX_SIDE || x >= MAX_SIDE {
+            return None;
+        }
+        Some(Pos::new(x, row - 1))
+    }
+
+    /// The pos notation of this point (`h8` for (7,7)).
+    pub fn notation(self) -> String {
+        format!("{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
+    }
+}
+
+impl fmt::Display for Pos {
+    /// The protocol form `X,Y`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// The four line directions, as (dx, dy): horizontal, vertical, and the two diagonals.
+pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Why a move or a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    OffBoard { x: i64, y: i64 },
+    Occupied(Pos),
+    BadSize { width: i64, height: i64 },
+    /// TAKEBACK of a point that holds no stone of the side that moved last.
+    CannotTakeBack(Pos),
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::OffBoard { x, y } => write!(f, "{x},{y} is off the board"),
+            BoardError::Occupied(p) => write!(f, "{p} is already occupied"),
+            BoardError::BadSize { width, height } => write!(
+                f,
+                "unsupported board size {width}x{height} (each side must be {MIN_SIDE} to {MAX_SIDE})"
+            ),
+            BoardError::CannotTakeBack(p) => {
+                write!(f, "cannot take back {p}: it holds no stone of the side that moved last")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    cells: Vec<Cell>,
+    history: Vec<Pos>,
+    counts: [usize; 2],
+}
+
+impl Board {
+    /// An empty board, or `BadSize` when a side is outside [`MIN_SIDE`, `MAX_SIDE`].
+    pub fn new(width: i64, height: i64) -> Result<Board, BoardError> {
+        let ok = |s: i64| (MIN_SIDE as i64..=MAX_SIDE as i64).contains(&s);
+        if !ok(width) || !ok(height) {
+            return Err(BoardError::BadSize { width, height });
+        }
+        let (width, height) = (width as usize, height as usize);
+        Ok(Board { width, height, cells: vec![Cell::Empty; width * height], history: Vec::new(), counts: [0; 2] })
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Every point of the board, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let (w, h) = (self.width, self.height);
+        (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)))
+    }
+
+    /// The point at (x, y), if it is on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        if x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height {
+            Some(Pos::new(x as usize, y as usize))
+        } else {
+            None
+        }
+    }
+
+    /// The cell at signed coordinates: off the board reads as a wall, so line scans need no bounds
+    /// checks of their own.
+    #[inline]
+    pub fn at(&self, x: i32, y: i32) -> Cell {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            Cell::Wall
+        } else {
+            self.cells[y as usize * self.width + x as usize]
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, p: Pos) -> Cell {
+        self.cells[p.y as usize * self.width + p.x as usize]
+    }
+
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.get(p) == Cell::Empty
+    }
+
+    /// Writes a cell without touching the history. For rule code that tries stones and takes them back
+    /// (renju's recursive forbidden-point test); the caller restores the cell before it returns.
+    #[inline]
+    pub(crate) fn set(&mut self, p: Pos, cell: Cell) {
+        let w = self.width;
+        self.cells[p.y as usize * w + p.x as usize] = cell;
+    }
+
+    /// The moves played so far, first to last.
+    pub fn history(&self) -> &[Pos] {
+        &self.history
+    }
+
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().copied()
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Stones of one colour on the board.
+    pub fn count(&self, c: Color) -> usize {
+        self.counts[c.index()]
+    }
+
+    /// The side with fewer stones moves; black when both have as many.
+    pub fn side_to_move(&self) -> Color {
+        if self.counts[0] <= self.counts[1] { Color::Black } else { Color::White }
+    }
+
+    /// True when no empty cell is left.
+    pub fn is_full(&self) -> bool {
+        !self.cells.contains(&Cell::Empty)
+    }
+
+    /// Plays a stone of the side to move at (x, y) after checking it: off-board and occupied points are
+    /// refused and leave the board as it was.
+    pub fn try_play(&mut self, x: i64, y: i64) -> Result<Pos, BoardError> {
+        let p = self.pos(x, y).ok_or(BoardError::OffBoard { x, y })?;
+        if !self.is_empty(p) {
+            return Err(BoardError::Occupied(p));
+        }
+        self.play_unchecked(p);
+        Ok(p)
+    }
+
+    /// Plays a stone of the side to move.
+    ///
+    /// # Panics
+    /// In debug builds, when `p` is not empty; in release builds the board would be corrupt, so callers
+    /// must know the move is legal.
+    #[inline]
+    pub fn play_unchecked(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p), "play_unchecked on {p}");
+        let c = self.side_to_move();
+        self.set(p, Cell::Stone(c));
+        self.counts[c.index()] += 1;
+        self.history.push(p);
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Option<Pos> {
+        let p = self.history.pop()?;
+        if let Cell::Stone(c) = self.get(p) {
+            self.counts[c.index()] -= 1;
+        }
+        self.set(p, Cell::Empty);
+        Some(p)
+    }
+
+    /// Removes the stone at `p`, which must belong to the side that moved last (normally it is the last
+    /// move; after a BOARD given out of order it may be an earlier one). Refuses anything else.
+    pub fn take_back(&mut self, p: Pos) -> Result<(), BoardError> {
+        let mover = self.side_to_move().opp();
+        if self.get(p) != Cell::Stone(mover) {
+            return Err(BoardError::CannotTakeBack(p));
+        }
+        self.history.retain(|&q| q != p);
+        self.counts[mover.index()] -= 1;
+        self.set(p, Cell::Empty);
+        Ok(())
+    }
+
+    /// Replaces the position: `black` and `white` stones in the order given (each side's own order is
+    /// taken as its move order, alternating black first as long as both have stones), `walls` blocked
+    /// cells. Any counts are accepted (whether a game can reach them is the caller's question). A refused
+    /// position leaves the board as it was.
+    pub fn set_position(&mut self, black: &[Pos], white: &[Pos], walls: &[Pos]) -> Result<(), BoardError> {
+        let mut next = Board::new(self.width as i64, self.height as i64)?;
+        for (&p, cell) in black
+            .iter()
+            .map(|p| (p, Cell::Stone(Color::Black)))
+            .chain(white.iter().map(|p| (p, Cell::Stone(Color::White))))
+            .chain(walls.iter().map(|p| (p, Cell::Wall)))
+        {
+            if p.x as usize >= self.width || p.y as usize >= self.height {
+                return Err(BoardError::OffBoard { x: p.x as i64, y: p.y as i64 });
+            }
+            if !next.is_empty(p) {
+                return Err(BoardError::Occupied(p));
+            }
+            next.set(p, cell);
+        }
+        next.history = interleave(black, white);
+        next.counts = [black.len(), white.len()];
+        *self = next;
+        Ok(())
+    }
+
+    /// The number of consecutive `color` stones on the line through `p` in direction `d`, counting `p`
+    /// itself as such a stone whatever it holds.
+    #[inline]
+    pub fn run_through(&self, p: Pos, d: (i32, i32), color: Color) -> usize {
+        self.run_from(p, d, color) + self.run_from(p, (-d.0, -d.1), color) + 1
+    }
+
+    /// Consecutive `color` stones starting next to `p` in direction `d` (not counting `p`).
+    #[inline]
+    pub fn run_from(&self, p: Pos, d: (i32, i32), color: Color) -> usize {
+        let (mut x, mut y) = (p.x as i32 + d.0, p.y as i32 + d.1);
+        let mut n = 0;
+        while self.at(x, y) == Cell::Stone(color) {
+            n += 1;
+            x += d.0;
+            y += d.1;
+        }
+        n
+    }
+
+    /// Parses a text diagram: one line per row (row 0 first), one character per cell, blanks between
+    /// cells optional. `x`/`X` black, `o`/`O` white, `.` or `+` empty, `#` wall. Any stone counts are
+    /// accepted; the side with fewer stones is to move.
+    pub fn from_diagram(text: &str) -> Result<Board, String> {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let height = rows.len();
+        let width = rows.first().map_or(0, |r| r.len());
+        if rows.iter().any(|r| r.len() != width) {
+            return Err("diagram rows differ in length".into());
+        }
+        let mut board = Board::new(width as i64, height as i64).map_err(|e| e.to_string())?;
+        let (mut black, mut white, mut walls) = (vec![], vec![], vec![]);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &c) in row.iter().enumerate() {
+                let p = Pos::new(x, y);
+                match c {
+                    'x' | 'X' => black.push(p),
+                    'o' | 'O' => white.push(p),
+                    '#' => walls.push(p),
+                    '.' | '+' => {}
+                    _ => return Err(format!("unexpected '{c}' in diagram")),
+                }
+            }
+        }
+        board.set_position(&black, &white, &walls).map_err(|e| e.to_string())?;
+        Ok(board)
+    }
+}
+
+/// Merges black's and white's moves into one alternating history, black first.
+fn interleave(first: &[Pos], second: &[Pos]) -> Vec<Pos> {
+    let mut out = Vec::with_capacity(first.len() + second.len());
+    for i in 0..first.len().max(second.len()) {
+        out.extend(first.get(i));
+        out.extend(second.get(i));
+    }
+    out
+}
+
+impl fmt::Display for Board {
+    /// The diagram form [`Board::from_diagram`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..self.height {
+            let row: Vec<&str> = (0..self.width)
+                .map(|x| match self.at(x as i32, y as i32) {
+                    Cell::Empty => ".",
+                    Cell::Stone(Color::Black) => "x",
+                    Cell::Stone(Color::White) => "o",
+                    Cell::Wall => "#",
+                })
+                .collect();
+            writeln!(f, "{}", row.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Board {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Board, String> {
+        Board::from_diagram(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_to_move_alternates_from_black() {
+        let mut b = Board::new(15, 15).unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+        b.try_play(7, 7).unwrap();
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(b.get(Pos::new(7, 7)), Cell::Stone(Color::Black));
+    }
+
+    #[test]
+    fn refused_moves_leave_the_board_unchanged() {
+        let mut b = Board::new(15, 15).unwrap();
+        b.try_play(7, 7).unwrap();
+        let before = b.clone();
+        assert_eq!(b.try_play(7, 7), Err(BoardError::Occupied(Pos::new(7, 7))));
+        assert_eq!(b.try_play(15, 0), Err(BoardError::OffBoard { x: 15, y: 0 }));
+        assert_eq!(b.try_play(-1, 3), Err(BoardError::OffBoard { x: -1, y: 3 }));
+        assert_eq!(b, before);
+    }
+
+    #[test]
+    fn sizes_outside_the_range_are_refused() {
+        assert!(Board::new(4, 4).is_err());
+        assert!(Board::new(33, 20).is_err());
+        assert!(Board::new(32, 5).is_ok());
+    }
+
+    #[test]
+    fn diagram_round_trip() {
+        let text = "\
+            . . . . .
+            . x o . .
+            . . x . .
+            . . . . .
+            # . . . .
+        ";
+        let b: Board = text.parse().unwrap();
+        assert_eq!(b.stone_count(), 3);
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(b.get(Pos::new(0, 4)), Cell::Wall);
+        let again: Board = b.to_string().parse().unwrap();
+        assert_eq!(again, b);
+    }
+
+    #[test]
+    fn take_back_of_an_earlier_stone() {
+        let mut b = Board::new(9, 9).unwrap();
+        for (x, y) in [(4, 4), (0, 0), (5, 5), (1, 1), (6, 6)] {
+            b.try_play(x, y).unwrap();
+        }
+        b.take_back(Pos::new(5, 5)).unwrap();
+        assert_eq!(b.history(), &[Pos::new(4, 4), Pos::new(0, 0), Pos::new(1, 1), Pos::new(6, 6)]);
+        assert_eq!(b.side_to_move(), Color::Black);
+        assert!(b.take_back(Pos::new(4, 4)).is_err(), "black did not move last");
+    }
+
+    #[test]
+    fn notation() {
+        assert_eq!(Pos::from_notation("h8"), Some(Pos::new(7, 7)));
+        assert_eq!(Pos::from_notation("A1"), Some(Pos::new(0, 0)));
+        assert_eq!(Pos::new(7, 7).notation(), "h8");
+        assert_eq!(Pos::from_notation("h0"), None);
+        assert_eq!(Pos::from_notation("8"), None);
+    }
+
+    #[test]
+    fn runs() {
+        let b: Board = "x x x . x\no o o o .\n. . . . .\n. . . . .\n. . . . .".parse().unwrap();
+        assert_eq!(b.run_through(Pos::new(3, 0), (1, 0), Color::Black), 5);
+        assert_eq!(b.run_from(Pos::new(3, 0), (-1, 0), Color::Black), 3);
+    }
+}

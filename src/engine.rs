@@ -1,0 +1,406 @@
+//! The engine: the game being played, the manager's settings, and the player that thinks.
+//!
+//! The protocol layer parses and prints; the engine owns the state and answers with values. It never
+//! writes to stdout. Thinking runs on its own thread ([`Engine::think`] returns at once and calls back
+//! with a [`Thought`]), so the protocol can keep reading stdin and set the one stop flag on END, YXSTOP
+//! or `INFO timeout_turn 0`.
+//!
+//! Invariants:
+//! - every method that refuses a request (an `Err`) leaves the game exactly as it was;
+//! - while a thought is under way the board does not change: the protocol holds other commands back
+//!   until [`Engine::finish`] has played the move;
+//! - the stop flag is cleared when a thought starts and set by [`Engine::stop`] only.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crate::board::{Board, BoardError, Color, Pos};
+use crate::rules::{MAX_LINE, MIN_LINE, Rules};
+use crate::swap2::{self, Swap2Answer};
+use crate::timeman::{Budget, Clock};
+
+/// Limits of one thought beyond time.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub budget: Budget,
+    pub max_depth: Option<u64>,
+    pub max_nodes: Option<u64>,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Bytes the player may use for its tables.
+    pub memory: u64,
+}
+
+/// What a player answers: the move (none only on a full board) and lines worth showing the user.
+#[derive(Clone, Debug, Default)]
+pub struct Thought {
+    pub mv: Option<Pos>,
+    pub messages: Vec<String>,
+}
+
+/// A way of choosing moves. Players get a copy of the position and must return by `limits.budget.hard`
+/// or soon after `stop` is set.
+pub trait Player: Send + Sync {
+    fn name(&self) -> String;
+    fn think(&self, board: &Board, rules: &Rules, limits: &Limits, stop: &AtomicBool) -> Thought;
+    /// Forget anything learned (the hash table); a new game or YXHASHCLEAR.
+    fn clear(&self) {}
+}
+
+/// One typed `INFO` setting (the protocol parses the text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    TimeoutTurn(i64),
+    TimeoutMatch(i64),
+    TimeLeft(i64),
+    /// Bytes; 0 = no limit.
+    MaxMemory(u64),
+    GameType(i64),
+    Rule(i64),
+    Folder(String),
+    /// 0 = the machine's cores.
+    ThreadNum(usize),
+    /// 0 = no limit.
+    MaxDepth(u64),
+    /// 0 = no limit.
+    MaxNode(u64),
+    /// Extension: stones in a row needed to win under freestyle and exact rules.
+    LineLength(u8),
+}
+
+/// Everything the manager set with INFO.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub clock: Clock,
+    pub max_memory: u64,
+    pub game_type: i64,
+    pub rule_mask: i64,
+    pub line_length: u8,
+    pub folder: Option<String>,
+    pub thread_num: usize,
+    pub max_depth: u64,
+    pub max_node: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            clock: Clock::default(),
+            max_memory: 0,
+            game_type: 1,
+            rule_mask: 0,
+            line_length: 5,
+            folder: None,
+            thread_num: 0,
+            max_depth: 0,
+            max_node: 0,
+        }
+    }
+}
+
+/// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
+pub const DEFAULT_MEMORY: u64 = 350 << 20;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    NoGame,
+    Board(BoardError),
+    /// BEGIN on a board that already has stones.
+    NotEmpty,
+    /// No empty point is left to play.
+    BoardFull,
+    /// A BOARD whose counts no game reaches: the side to move has as many stones as the opponent, or
+    /// one fewer.
+    StoneCounts { own: usize, opponent: usize },
+    /// A BOARD line's field is not 1, 2 or 3.
+    BadField(i64),
+    /// A command that needs the board while a thought is under way.
+    Thinking,
+    Swap2(String),
+    /// The thinking thread could not be started.
+    Thread(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoGame => write!(f, "no game: send START first"),
+            EngineError::Board(e) => write!(f, "{e}"),
+            EngineError::NotEmpty => write!(f, "BEGIN needs an empty board (use BOARD for a position)"),
+            EngineError::BoardFull => write!(f, "no empty point left to play"),
+            EngineError::StoneCounts { own, opponent } => write!(
+                f,
+                "impossible position: {own} own and {opponent} opponent stones (own must equal opponent, or be one fewer)"
+            ),
+            EngineError::BadField(v) => write!(f, "field {v} is not 1 (own), 2 (opponent) or 3 (blocked)"),
+            EngineError::Thinking => write!(f, "busy thinking"),
+            EngineError::Swap2(e) => write!(f, "{e}"),
+            EngineError::Thread(e) => write!(f, "cannot start thinking: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<BoardError> for EngineError {
+    fn from(e: BoardError) -> EngineError {
+        EngineError::Board(e)
+    }
+}
+
+pub struct Engine {
+    game: Option<Board>,
+    settings: Settings,
+    rules: Rules,
+    player: Arc<dyn Player>,
+    stop: Arc<AtomicBool>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    pub fn new(player: Arc<dyn Player>) -> Engine {
+        Engine {
+            game: None,
+            settings: Settings::default(),
+            rules: Rules::default(),
+            player,
+            stop: Arc::new(AtomicBool::new(false)),
+            worker: None,
+        }
+    }
+
+    pub fn player_name(&self) -> String {
+        self.player.name()
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.game.as_ref()
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn is_thinking(&self) -> bool {
+        self.worker.is_some()
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Board, EngineError> {
+        if self.worker.is_some() {
+            return Err(EngineError::Thinking);
+        }
+        self.game.as_mut().ok_or(EngineError::NoGame)
+    }
+
+    fn game(&self) -> Result<&Board, EngineError> {
+        self.game.as_ref().ok_or(EngineError::NoGame)
+    }
+
+    /// START / RECTSTART: a new empty board. A refused size keeps the old game.
+    pub fn new_game(&mut self, width: i64, height: i64) -> Result<(), EngineError> {
+        if self.worker.is_some() {
+            return Err(EngineError::Thinking);
+        }
+        let board = Board::new(width, height)?;
+        self.game = Some(board);
+        self.settings.clock.time_left = None;
+        Ok(())
+    }
+
+    /// RESTART: the same size, empty again.
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let (w, h) = {
+            let b = self.game_mut()?;
+            (b.width() as i64, b.height() as i64)
+        };
+        self.new_game(w, h)
+    }
+
+    /// Applies one INFO setting; returns a warning to show the user when a value had to be adjusted.
+    pub fn apply(&mut self, info: Info) -> Option<String> {
+        let s = &mut self.settings;
+        match info {
+            Info::TimeoutTurn(v) => {
+                s.clock.timeout_turn = v;
+                // Piskvork's "stop thinking" button sends `INFO timeout_turn 0` during a search.
+                if v == 0 {
+                    self.stop();
+                }
+            }
+            Info::TimeoutMatch(v) => s.clock.timeout_match = v,
+            Info::TimeLeft(v) => s.clock.time_left = Some(v),
+            Info::MaxMemory(v) => s.max_memory = v,
+            Info::GameType(v) => s.game_type = v,
+            Info::Folder(v) => s.folder = Some(v),
+            Info::ThreadNum(v) => s.thread_num = v,
+            Info::MaxDepth(v) => s.max_depth = v,
+            Info::MaxNode(v) => s.max_node = v,
+            Info::Rule(v) => {
+                s.rule_mask = v;
+                let (rules, warning) = Rules::from_mask(v, s.line_length);
+                self.rules = rules;
+                return warning;
+            }
+            Info::LineLength(k) => {
+                if !(MIN_LINE..=MAX_LINE).contains(&k) {
+                    return Some(format!("line_length {k} ignored: must be {MIN_LINE} to {MAX_LINE}"));
+                }
+                s.line_length = k;
+                self.rules = Rules::from_mask(s.rule_mask, k).0;
+            }
+        }
+        None
+    }
+
+    /// BEGIN: checks that we may play the first move.
+    pub fn begin(&mut self) -> Result<(), EngineError> {
+        let b = self.game_mut()?;
+        if b.stone_count() != 0 {
+            return Err(EngineError::NotEmpty);
+        }
+        Ok(())
+    }
+
+    /// TURN: the opponent's move.
+    pub fn opponent_move(&mut self, x: i64, y: i64) -> Result<Pos, EngineError> {
+        let b = self.game_mut()?;
+        let p = b.try_play(x, y)?;
+        Ok(p)
+    }
+
+    /// BOARD / YXBOARD: replaces the position. Field 1 is the side to move's stone, 2 the opponent's,
+    /// 3 a blocked cell; the side to move is black when both have as many stones.
+    pub fn set_position(&mut self, stones: &[(i64, i64, i64)]) -> Result<(), EngineError> {
+        let b = self.game_mut()?;
+        let (mut own, mut opp, mut walls) = (vec![], vec![], vec![]);
+        for &(x, y, field) in stones {
+            let p = b.pos(x, y).ok_or(BoardError::OffBoard { x, y })?;
+            match field {
+                1 => own.push(p),
+                2 => opp.push(p),
+                3 => walls.push(p),
+                v => return Err(EngineError::BadField(v)),
+            }
+        }
+        // Own stones are the side to move's: black when the counts are equal, white when the opponent
+        // has one more; no game reaches anything else.
+        let (black, white) = if own.len() == opp.len() {
+            (own, opp)
+        } else if opp.len() == own.len() + 1 {
+            (opp, own)
+        } else {
+            return Err(EngineError::StoneCounts { own: own.len(), opponent: opp.len() });
+        };
+        b.set_position(&black, &white, &walls)?;
+        Ok(())
+    }
+
+    /// TAKEBACK: removes the last move (or a stone of the side that moved last).
+    pub fn take_back(&mut self, x: i64, y: i64) -> Result<(), EngineError> {
+        let b = self.game_mut()?;
+        let p = b.pos(x, y).ok_or(BoardError::OffBoard { x, y })?;
+        b.take_back(p)?;
+        Ok(())
+    }
+
+    /// PLAY (the manager's answer to SUGGEST): our move is given; play it.
+    pub fn play_given(&mut self, x: i64, y: i64) -> Result<Pos, EngineError> {
+        self.game_mut()?.try_play(x, y).map_err(EngineError::from)
+    }
+
+    /// Starts thinking about the side to move's move; `done` is called on the thinking thread with the
+    /// result. `start` is when the move command was read: the time budget runs from then.
+    pub fn think(&mut self, start: Instant, done: impl FnOnce(Thought) + Send + 'static) -> Result<(), EngineError> {
+        let board = self.game_mut()?.clone();
+        if board.is_full() {
+            return Err(EngineError::BoardFull);
+        }
+        let empty = board.width() * board.height() - board.stone_count();
+        let s = &self.settings;
+        let limits = Limits {
+            budget: Budget::new(&s.clock, start, empty),
+            max_depth: (s.max_depth > 0).then_some(s.max_depth),
+            max_nodes: (s.max_node > 0).then_some(s.max_node),
+            threads: if s.thread_num > 0 {
+                s.thread_num
+            } else {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            },
+            memory: if s.max_memory > 0 { s.max_memory } else { DEFAULT_MEMORY },
+        };
+        let rules = self.rules;
+        let player = Arc::clone(&self.player);
+        let stop = Arc::clone(&self.stop);
+        stop.store(false, Ordering::Relaxed);
+        let handle = std::thread::Builder::new()
+            .name("think".into())
+            .spawn(move || {
+                let thought = player.think(&board, &rules, &limits, &stop);
+                done(thought);
+            })
+            .map_err(|e| EngineError::Thread(e.to_string()))?;
+        self.worker = Some(handle);
+        Ok(())
+    }
+
+    /// Asks the thought under way, if any, to end now.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Ends a thought: waits for its thread and plays its move. Returns the move played, or an error when
+    /// the player found none (a full board).
+    pub fn finish(&mut self, thought: &Thought) -> Result<Pos, EngineError> {
+        if let Some(h) = self.worker.take() {
+            // The thread has called back already; joining only reaps it. A panic in a player must not
+            // take the brain down: fall back to any legal move below.
+            let _ = h.join();
+        }
+        let b = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        let mv = thought.mv.filter(|&p| b.is_empty(p)).or_else(|| b.points().find(|&p| b.is_empty(p)));
+        let p = mv.ok_or(EngineError::BoardFull)?;
+        b.play_unchecked(p);
+        Ok(p)
+    }
+
+    /// YXSHOWFORBID: black's forbidden points (none outside renju).
+    pub fn forbidden_points(&self) -> Result<Vec<Pos>, EngineError> {
+        Ok(self.rules.forbidden_points(self.game()?))
+    }
+
+    /// YXHASHCLEAR.
+    pub fn clear_hash(&self) {
+        self.player.clear();
+    }
+
+    /// SWAP2BOARD: the opening stones so far (in order, black first); answers the swap2 decision and
+    /// sets the board to the position it leads to.
+    pub fn swap2(&mut self, stones: &[(i64, i64)]) -> Result<Swap2Answer, EngineError> {
+        let rules = self.rules;
+        let b = self.game_mut()?;
+        let mut next = Board::new(b.width() as i64, b.height() as i64)?;
+        for &(x, y) in stones {
+            next.try_play(x, y)?;
+        }
+        let answer = swap2::decide(&next, &rules).map_err(EngineError::Swap2)?;
+        if let Swap2Answer::Stones(moves) = &answer {
+            for &p in moves {
+                next.play_unchecked(p);
+            }
+        }
+        *b = next;
+        Ok(answer)
+    }
+
+    /// The colour the side to move plays (for messages and tests).
+    pub fn side_to_move(&self) -> Option<Color> {
+        self.game.as_ref().map(Board::side_to_move)
+    }
+}

@@ -1,0 +1,23 @@
+//! Quincunx: a five-in-a-row engine that speaks the Gomocup/Piskvork brain protocol.
+//!
+//! The map, from the game to the wire:
+//! - [`board`]: cells, stones, move history; checked moves at the boundary;
+//! - [`rules`]: what wins under freestyle, exact five, renju and caro; which lines are still open;
+//! - [`renju`]: black's forbidden points (double-three, double-four, overline), as the Gomocup referee
+//!   reads them;
+//! - [`weights`]: the classic weight-matrix player, the baseline every stronger player is measured against;
+//! - [`swap2`]: the swap2 opening decisions;
+//! - [`timeman`]: soft and hard time limits of a move, from the manager's clock;
+//! - [`engine`]: the game state, the settings, and a player thinking on its own thread; never prints;
+//! - [`protocol`]: parses the manager's lines and prints the answers;
+//! - [`script`]: scripted protocol sessions against any brain (our protocol-tests run through it).
+
+pub mod board;
+pub mod engine;
+pub mod protocol;
+pub mod renju;
+pub mod rules;
+pub mod script;
+pub mod swap2;
+pub mod timeman;
+pub mod weights;

@@ -1,0 +1,585 @@
+//! The Gomocup/Piskvork protocol: reads command lines, asks the engine, prints the answers.
+//!
+//! This layer parses and prints and nothing else; the game lives in [`Engine`]. Its invariants are the
+//! managers' rules (protocol.md §8):
+//! - stdout carries protocol lines only, each flushed at once: `OK`, `X,Y`, `ERROR <reason>`,
+//!   `UNKNOWN <reason>`, `MESSAGE <text>`, and the answers of ABOUT, SWAP2BOARD and YXSHOWFORBID;
+//! - INFO is never answered; a value it had to ignore is reported as a `MESSAGE` line just before the
+//!   next move, when the manager reads again;
+//! - every other bad line gets exactly one `ERROR` or `UNKNOWN` line and changes nothing;
+//! - a BOARD / YXBOARD / SWAP2BOARD block is one command: a bad line inside it makes the block's DONE
+//!   answer one `ERROR`; a command word inside it ends the block with an `ERROR` and is then obeyed;
+//! - command words are case-insensitive; lines may end in CR LF, LF or CR; empty lines are skipped;
+//! - a reader thread keeps stdin flowing while the engine thinks: END exits at once, YXSTOP/STOP and
+//!   `INFO timeout_turn 0` stop the thought, other commands wait for the answer.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::str::FromStr;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Instant;
+
+use crate::engine::{Engine, Info, Thought};
+
+/// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// One command line, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start(i64),
+    RectStart(i64, i64),
+    Restart,
+    Begin,
+    Turn(i64, i64),
+    Board,
+    YxBoard,
+    Swap2Board,
+    Done,
+    Info(String, String),
+    End,
+    About,
+    TakeBack(i64, i64),
+    Play(i64, i64),
+    Stop,
+    ShowForbid,
+    HashClear,
+    /// A data line of a block: `X,Y,field` or `X,Y`.
+    Data(Vec<i64>),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not a command we know: answered `UNKNOWN`.
+    Unknown(String),
+    /// A known command with bad arguments: answered `ERROR`.
+    Bad(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(s) | ParseError::Bad(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A decimal integer as managers write them; anything else is a clear error, never a panic.
+fn int(s: &str) -> Result<i64, ParseError> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(ParseError::Bad("a number is missing".into()));
+    }
+    t.parse::<i64>().map_err(|e| {
+        use std::num::IntErrorKind::*;
+        match e.kind() {
+            PosOverflow | NegOverflow => ParseError::Bad(format!("number '{}' is out of range", clip(t))),
+            _ => ParseError::Bad(format!("'{}' is not a number", clip(t))),
+        }
+    })
+}
+
+/// Shortens user text quoted back in an error.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 { format!("{}...", s.chars().take(40).collect::<String>()) } else { s.to_string() }
+}
+
+/// Comma-separated integers, exactly `n` of them (or `n` or `m` where `alt` says so).
+fn ints(s: &str, counts: &[usize], what: &str) -> Result<Vec<i64>, ParseError> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if !counts.contains(&parts.len()) || s.trim().is_empty() {
+        return Err(ParseError::Bad(format!("expected {what}, got '{}'", clip(s.trim()))));
+    }
+    parts.into_iter().map(int).collect()
+}
+
+fn xy(s: &str) -> Result<(i64, i64), ParseError> {
+    let v = ints(s, &[2], "X,Y")?;
+    Ok((v[0], v[1]))
+}
+
+fn no_args(cmd: Command, args: &str, word: &str) -> Result<Command, ParseError> {
+    if args.is_empty() { Ok(cmd) } else { Err(ParseError::Bad(format!("{word} takes no argument"))) }
+}
+
+impl FromStr for Command {
+    type Err = ParseError;
+
+    fn from_str(line: &str) -> Result<Command, ParseError> {
+        let line = line.trim();
+        let (word, args) = match line.find(char::is_whitespace) {
+            Some(i) => (&line[..i], line[i..].trim()),
+            None => (line, ""),
+        };
+        if word.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            // `7,7,1` lines of BOARD blocks, `7,7` lines of SWAP2BOARD.
+            return ints(line, &[2, 3], "X,Y or X,Y,field").map(Command::Data);
+        }
+        let upper = word.to_ascii_uppercase();
+        match upper.as_str() {
+            "START" => Ok(Command::Start(int(args)?)),
+            "RECTSTART" => {
+                let (w, h) = xy(args).map_err(|_| ParseError::Bad(format!("RECTSTART takes WIDTH,HEIGHT, got '{}'", clip(args))))?;
+                Ok(Command::RectStart(w, h))
+            }
+            "RESTART" => no_args(Command::Restart, args, "RESTART"),
+            "BEGIN" => no_args(Command::Begin, args, "BEGIN"),
+            "TURN" => xy(args).map(|(x, y)| Command::Turn(x, y)),
+            "BOARD" => no_args(Command::Board, args, "BOARD"),
+            "YXBOARD" => no_args(Command::YxBoard, args, "YXBOARD"),
+            "SWAP2BOARD" => no_args(Command::Swap2Board, args, "SWAP2BOARD"),
+            "DONE" => no_args(Command::Done, args, "DONE"),
+            "INFO" => {
+                let (key, value) = match args.find(char::is_whitespace) {
+                    Some(i) => (&args[..i], args[i..].trim()),
+                    None => (args, ""),
+                };
+                Ok(Command::Info(key.to_ascii_lowercase(), value.to_string()))
+            }
+            "END" => Ok(Command::End),
+            "ABOUT" => Ok(Command::About),
+            "TAKEBACK" => xy(args).map(|(x, y)| Command::TakeBack(x, y)),
+            "PLAY" => xy(args).map(|(x, y)| Command::Play(x, y)),
+            "YXSTOP" | "STOP" => Ok(Command::Stop),
+            "YXSHOWFORBID" => Ok(Command::ShowForbid),
+            "YXHASHCLEAR" => Ok(Command::HashClear),
+            _ => Err(ParseError::Unknown(format!("command '{}'", clip(word)))),
+        }
+    }
+}
+
+/// Parses the value of an INFO key. `Ok(None)`: a key we accept and ignore (unknown keys included, as
+/// the spec demands); `Err`: a value we could not use, to report later.
+pub fn parse_info(key: &str, value: &str) -> Result<Option<Info>, String> {
+    let num = || int(value).map_err(|e| format!("INFO {key}: {e}"));
+    let unsigned = || {
+        let v = num()?;
+        u64::try_from(v).map_err(|_| format!("INFO {key}: {v} is negative"))
+    };
+    Ok(Some(match key {
+        "timeout_turn" => Info::TimeoutTurn(num()?),
+        "timeout_match" => Info::TimeoutMatch(num()?),
+        "time_left" => Info::TimeLeft(num()?),
+        "max_memory" => Info::MaxMemory(unsigned()?),
+        "game_type" => Info::GameType(num()?),
+        "rule" => Info::Rule(num()?),
+        "folder" => Info::Folder(value.to_string()),
+        "thread_num" => Info::ThreadNum(unsigned()?.min(1024) as usize),
+        "max_depth" => Info::MaxDepth(unsigned()?),
+        "max_node" => Info::MaxNode(unsigned()?),
+        "line_length" => {
+            let v = num()?;
+            Info::LineLength(u8::try_from(v).map_err(|_| format!("INFO line_length: {v} is out of range"))?)
+        }
+        // `evaluate` is the GUI's mouse position for debug builds; everything else is someone else's.
+        _ => return Ok(None),
+    }))
+}
+
+/// What the reader thread and the thinking thread tell the protocol loop.
+#[derive(Debug)]
+pub enum Event {
+    Line(String, Instant),
+    TooLong(Instant),
+    Eof,
+    Thought(Thought),
+}
+
+/// Reads stdin on its own thread, splitting on LF, CR and CR LF, so the loop never blocks on input.
+/// Invalid UTF-8 is replaced (and then fails to parse, which is answered); overlong lines are refused.
+pub fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<Event>) {
+    let spawned = std::thread::Builder::new().name("stdin".into()).spawn(move || {
+        let mut reader = BufReader::new(input);
+        let mut line: Vec<u8> = Vec::new();
+        let mut overlong = false;
+        let send_line = |line: &mut Vec<u8>, overlong: &mut bool| -> bool {
+            let at = Instant::now();
+            let ev = if *overlong {
+                Some(Event::TooLong(at))
+            } else if line.iter().all(|b| b.is_ascii_whitespace()) {
+                None
+            } else {
+                Some(Event::Line(String::from_utf8_lossy(line).into_owned(), at))
+            };
+            line.clear();
+            *overlong = false;
+            ev.is_none_or(|ev| tx.send(ev).is_ok())
+        };
+        loop {
+            let buf = match reader.fill_buf() {
+                Ok([]) | Err(_) => break,
+                Ok(buf) => buf,
+            };
+            let mut used = 0;
+            let mut alive = true;
+            for &b in buf {
+                used += 1;
+                if b == b'\n' || b == b'\r' {
+                    alive = send_line(&mut line, &mut overlong);
+                    if !alive {
+                        break;
+                    }
+                } else if line.len() < MAX_LINE_BYTES {
+                    line.push(b);
+                } else {
+                    overlong = true;
+                }
+            }
+            reader.consume(used);
+            if !alive {
+                return;
+            }
+        }
+        if !line.is_empty() || overlong {
+            send_line(&mut line, &mut overlong);
+        }
+        let _ = tx.send(Event::Eof);
+    });
+    if spawned.is_err() {
+        log::error!("cannot start the stdin reader");
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl BlockKind {
+    fn name(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::YxBoard => "YXBOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+/// A BOARD-like block being read.
+struct Block {
+    kind: BlockKind,
+    started: Instant,
+    rows: Vec<Vec<i64>>,
+    error: Option<String>,
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// The `ABOUT` answer.
+pub fn about_line() -> String {
+    format!(
+        "name=\"Quincunx\", version=\"{}\", author=\"Quincunx developers\", country=\"International\", www=\"https://github.com/quincunx-gomoku/quincunx\"",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The protocol loop's state.
+pub struct Session<W: Write> {
+    engine: Engine,
+    out: W,
+    tx: Sender<Event>,
+    block: Option<Block>,
+    /// INFO values we could not use, reported before the next move.
+    warnings: Vec<String>,
+    /// Commands that arrived while the engine was thinking, in order.
+    deferred: VecDeque<Event>,
+}
+
+/// Runs the protocol on `input` and `out` until END or the end of input.
+pub fn run(input: impl Read + Send + 'static, out: impl Write, engine: Engine) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    spawn_reader(input, tx.clone());
+    let mut session = Session { engine, out, tx, block: None, warnings: vec![], deferred: VecDeque::new() };
+    session.serve(rx)
+}
+
+impl<W: Write> Session<W> {
+    fn serve(&mut self, rx: Receiver<Event>) -> io::Result<()> {
+        loop {
+            let thinking = self.engine.is_thinking();
+            let event = match (thinking, self.deferred.pop_front()) {
+                (false, Some(ev)) => ev,
+                (_, held) => {
+                    if let Some(ev) = held {
+                        self.deferred.push_front(ev);
+                    }
+                    match rx.recv() {
+                        Ok(ev) => ev,
+                        Err(_) => return Ok(()),
+                    }
+                }
+            };
+            let flow = match event {
+                Event::Thought(t) => self.answer_move(&t)?,
+                Event::Eof if thinking => {
+                    // Finish the answer under way (quickly), then leave.
+                    self.engine.stop();
+                    self.deferred.push_back(Event::Eof);
+                    Flow::Continue
+                }
+                Event::Eof => Flow::Exit,
+                Event::TooLong(at) if thinking => {
+                    self.deferred.push_back(Event::TooLong(at));
+                    Flow::Continue
+                }
+                Event::TooLong(_) => {
+                    self.error(format!("line longer than {MAX_LINE_BYTES} bytes ignored"))?;
+                    Flow::Continue
+                }
+                Event::Line(line, at) if thinking => self.while_thinking(line, at),
+                Event::Line(line, at) => self.handle(&line, at)?,
+            };
+            if flow == Flow::Exit {
+                return Ok(());
+            }
+        }
+    }
+
+    fn say(&mut self, line: impl AsRef<str>) -> io::Result<()> {
+        let line = line.as_ref();
+        log::debug!("< {line}");
+        writeln!(self.out, "{line}")?;
+        self.out.flush()
+    }
+
+    fn error(&mut self, reason: impl fmt::Display) -> io::Result<()> {
+        // One line, whatever the reason holds.
+        let text = reason.to_string().replace(['\r', '\n'], " ");
+        self.say(format!("ERROR {text}"))
+    }
+
+    fn message(&mut self, text: &str) -> io::Result<()> {
+        self.say(format!("MESSAGE {}", text.replace(['\r', '\n'], " ")))
+    }
+
+    /// A line that came while the engine thinks: only END, stops and INFO act now.
+    fn while_thinking(&mut self, line: String, at: Instant) -> Flow {
+        match line.parse::<Command>() {
+            Ok(Command::End) => {
+                self.engine.stop();
+                Flow::Exit
+            }
+            Ok(Command::Stop) => {
+                self.engine.stop();
+                Flow::Continue
+            }
+            Ok(Command::Info(key, value)) => {
+                self.info(&key, &value);
+                Flow::Continue
+            }
+            _ => {
+                self.deferred.push_back(Event::Line(line, at));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        match parse_info(key, value) {
+            Ok(Some(info)) => {
+                if let Some(w) = self.engine.apply(info) {
+                    self.warnings.push(w);
+                }
+            }
+            Ok(None) => log::debug!("INFO {key} ignored"),
+            Err(w) => self.warnings.push(w),
+        }
+    }
+
+    fn handle(&mut self, line: &str, at: Instant) -> io::Result<Flow> {
+        log::debug!("> {line}");
+        let parsed = line.parse::<Command>();
+        if let Some(block) = self.block.as_mut() {
+            match parsed {
+                Ok(Command::Done) => return self.close_block(),
+                Ok(Command::Data(v)) => {
+                    let want = if block.kind == BlockKind::Swap2 { 2 } else { 3 };
+                    if v.len() == want {
+                        block.rows.push(v);
+                    } else if block.error.is_none() {
+                        let form = if want == 2 { "X,Y" } else { "X,Y,field" };
+                        block.error = Some(format!("{} expects {form} lines, got '{}'", block.kind.name(), clip(line)));
+                    }
+                    return Ok(Flow::Continue);
+                }
+                Ok(Command::End) => return Ok(Flow::Exit),
+                Ok(_) => {
+                    let kind = self.block.take().map_or("BOARD", |b| b.kind.name());
+                    self.error(format!("{kind} was not closed by DONE; it is ignored"))?;
+                }
+                Err(e) => {
+                    if block.error.is_none() {
+                        block.error = Some(format!("bad line in {}: {e}", block.kind.name()));
+                    }
+                    return Ok(Flow::Continue);
+                }
+            }
+        }
+        let cmd = match parsed {
+            Ok(cmd) => cmd,
+            Err(ParseError::Unknown(s)) => {
+                self.say(format!("UNKNOWN {s}"))?;
+                return Ok(Flow::Continue);
+            }
+            Err(ParseError::Bad(s)) => {
+                self.error(s)?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match cmd {
+            Command::Start(n) => {
+                let r = self.engine.new_game(n, n);
+                self.reply_ok(r)?
+            }
+            Command::RectStart(w, h) => {
+                let r = self.engine.new_game(w, h);
+                self.reply_ok(r)?
+            }
+            Command::Restart => {
+                let r = self.engine.restart();
+                self.reply_ok(r)?
+            }
+            Command::Begin => match self.engine.begin() {
+                Ok(()) => self.think(at)?,
+                Err(e) => self.error(e)?,
+            },
+            Command::Turn(x, y) => match self.engine.opponent_move(x, y) {
+                Ok(_) => self.think(at)?,
+                Err(e) => self.error(e)?,
+            },
+            Command::Board | Command::YxBoard | Command::Swap2Board => {
+                let kind = match cmd {
+                    Command::Board => BlockKind::Board,
+                    Command::YxBoard => BlockKind::YxBoard,
+                    _ => BlockKind::Swap2,
+                };
+                self.block = Some(Block { kind, started: at, rows: vec![], error: None });
+            }
+            Command::Done => self.error("DONE without BOARD, YXBOARD or SWAP2BOARD")?,
+            Command::Data(_) => self.error(format!("'{}' outside a BOARD block", clip(line.trim())))?,
+            Command::Info(key, value) => self.info(&key, &value),
+            Command::End => return Ok(Flow::Exit),
+            Command::About => self.say(about_line())?,
+            Command::TakeBack(x, y) => {
+                let r = self.engine.take_back(x, y);
+                self.reply_ok(r)?
+            }
+            Command::Play(x, y) => match self.engine.play_given(x, y) {
+                Ok(p) => self.say(p.to_string())?,
+                Err(e) => self.error(e)?,
+            },
+            Command::Stop => {}
+            Command::ShowForbid => match self.engine.forbidden_points() {
+                Ok(points) => {
+                    let list: String = points.iter().map(|p| format!("{:02}{:02}", p.x, p.y)).collect();
+                    self.say(format!("FORBID {list}."))?
+                }
+                Err(e) => self.error(e)?,
+            },
+            Command::HashClear => self.engine.clear_hash(),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn reply_ok(&mut self, r: Result<(), impl fmt::Display>) -> io::Result<()> {
+        match r {
+            Ok(()) => self.say("OK"),
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn close_block(&mut self) -> io::Result<Flow> {
+        let Some(block) = self.block.take() else { return Ok(Flow::Continue) };
+        if let Some(e) = block.error {
+            self.error(format!("{e}; the position is unchanged"))?;
+            return Ok(Flow::Continue);
+        }
+        match block.kind {
+            BlockKind::Board | BlockKind::YxBoard => {
+                let stones: Vec<(i64, i64, i64)> = block.rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+                match self.engine.set_position(&stones) {
+                    Ok(()) if block.kind == BlockKind::Board => self.think(block.started)?,
+                    Ok(()) => {}
+                    Err(e) => self.error(e)?,
+                }
+            }
+            BlockKind::Swap2 => {
+                let stones: Vec<(i64, i64)> = block.rows.iter().map(|r| (r[0], r[1])).collect();
+                match self.engine.swap2(&stones) {
+                    Ok(answer) => self.say(answer.to_string())?,
+                    Err(e) => self.error(e)?,
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Starts the engine on our move; the answer is printed when its thought arrives.
+    fn think(&mut self, at: Instant) -> io::Result<()> {
+        let tx = self.tx.clone();
+        let r = self.engine.think(at, move |t| {
+            let _ = tx.send(Event::Thought(t));
+        });
+        if let Err(e) = r {
+            self.error(e)?;
+        }
+        Ok(())
+    }
+
+    fn answer_move(&mut self, thought: &Thought) -> io::Result<Flow> {
+        for w in std::mem::take(&mut self.warnings) {
+            self.message(&w)?;
+        }
+        for m in &thought.messages {
+            self.message(m)?;
+        }
+        match self.engine.finish(thought) {
+            Ok(p) => self.say(p.to_string())?,
+            Err(e) => self.error(e)?,
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_case_insensitively() {
+        assert_eq!("start 15".parse(), Ok(Command::Start(15)));
+        assert_eq!("Turn 7,8".parse(), Ok(Command::Turn(7, 8)));
+        assert_eq!("TURN 7, 8".parse(), Ok(Command::Turn(7, 8)));
+        assert_eq!("rectstart 20,15".parse(), Ok(Command::RectStart(20, 15)));
+        assert_eq!("10,10,1".parse(), Ok(Command::Data(vec![10, 10, 1])));
+        assert_eq!("INFO Rule 4".parse(), Ok(Command::Info("rule".into(), "4".into())));
+        assert_eq!("yxstop".parse(), Ok(Command::Stop));
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_and_strangers_unknown() {
+        assert!(matches!("TURN 7".parse::<Command>(), Err(ParseError::Bad(_))));
+        assert!(matches!("TURN 7,7,7".parse::<Command>(), Err(ParseError::Bad(_))));
+        assert!(matches!("START 99999999999999999999999".parse::<Command>(), Err(ParseError::Bad(_))));
+        assert!(matches!("START x".parse::<Command>(), Err(ParseError::Bad(_))));
+        assert!(matches!("BEGIN now".parse::<Command>(), Err(ParseError::Bad(_))));
+        assert!(matches!("HELLO".parse::<Command>(), Err(ParseError::Unknown(_))));
+    }
+
+    #[test]
+    fn info_values() {
+        assert_eq!(parse_info("time_left", "-150"), Ok(Some(Info::TimeLeft(-150))));
+        assert_eq!(parse_info("max_node", "9000000000"), Ok(Some(Info::MaxNode(9_000_000_000))));
+        assert_eq!(parse_info("whatever", "1"), Ok(None));
+        assert!(parse_info("timeout_turn", "soon").is_err());
+        assert!(parse_info("max_memory", "-1").is_err());
+    }
+}

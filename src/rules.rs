@@ -1,0 +1,361 @@
+//! The rules of the game: what wins, what is forbidden, which lines can still be completed.
+//!
+//! One [`Rules`] value describes the game being played; it is built from the protocol's `INFO rule`
+//! bitmask (1 exactly five, 2 continuous game, 4 renju, 8 caro) and our `INFO line_length` extension.
+//! Every rule difference lives here and in [`crate::renju`]; the players ask, they never re-implement.
+//!
+//! Invariants: `line` is in [`MIN_LINE`, `MAX_LINE`]; renju and caro always play with a line of 5 (their
+//! definitions are about fives), whatever line length was asked for.
+//!
+//! What each variant takes to win, for a run of `c` stones of one colour through the last move:
+//!
+//! ```text
+//! freestyle  c >= K
+//! exact      c == K                                  (x x x x x x is nothing, play goes on)
+//! renju      black: c == 5, and a forbidden move loses; white: c >= 5
+//! caro       c > 5, or c == 5 unless both ends are opponent stones (o x x x x x o is nothing;
+//!            the board edge is not a block)       [GomocupJudge, current]
+//! caro+exact c == 5 unless both ends are opponent stones
+//! ```
+
+use std::fmt;
+
+use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::renju::{self, Forbidden};
+
+/// Shortest line length the `line_length` extension accepts.
+pub const MIN_LINE: u8 = 3;
+/// Longest line length the `line_length` extension accepts.
+pub const MAX_LINE: u8 = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// K or more in a row wins.
+    Freestyle,
+    /// Exactly K in a row wins; longer lines are nothing.
+    Exact,
+    /// RIF renju: black has forbidden moves (double-three, double-four, overline) and needs exactly five.
+    Renju,
+    /// Vietnamese caro: a five closed by opponent stones at both ends does not win. With `exact` (rule 9)
+    /// an overline does not win either.
+    Caro { exact: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub variant: Variant,
+    /// Stones in a row needed to win (K).
+    pub line: u8,
+    /// Rule bit 2: the game goes on after a five (GUI analysis); accepted and remembered.
+    pub continuous: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules { variant: Variant::Freestyle, line: 5, continuous: false }
+    }
+}
+
+/// What a move does under the rules, judged before it is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The mover wins.
+    Win,
+    /// Renju: black's move is forbidden and loses.
+    Foul(Forbidden),
+    /// Nothing decided.
+    Continue,
+}
+
+impl Rules {
+    /// Decodes the protocol's `INFO rule` bitmask as the Gomocup referee does: renju (4) first, then caro
+    /// (8, with 1 meaning caro's exact-five form), then exact five (1), else freestyle. Bit 2 is the
+    /// continuous game. `line` applies to freestyle and exact five only. Unknown bits are reported in the
+    /// second value and otherwise ignored.
+    pub fn from_mask(mask: i64, line: u8) -> (Rules, Option<String>) {
+        let known = 1 | 2 | 4 | 8;
+        let warning = (mask < 0 || mask & !known != 0)
+            .then(|| format!("rule {mask}: unknown bits ignored (known: 1 exact five, 2 continuous, 4 renju, 8 caro)"));
+        let mask = if mask < 0 { 0 } else { mask };
+        let variant = if mask & 4 != 0 {
+            Variant::Renju
+        } else if mask & 8 != 0 {
+            Variant::Caro { exact: mask & 1 != 0 }
+        } else if mask & 1 != 0 {
+            Variant::Exact
+        } else {
+            Variant::Freestyle
+        };
+        let line = match variant {
+            Variant::Freestyle | Variant::Exact => line.clamp(MIN_LINE, MAX_LINE),
+            Variant::Renju | Variant::Caro { .. } => 5,
+        };
+        (Rules { variant, line, continuous: mask & 2 != 0 }, warning)
+    }
+
+    /// The bitmask this rule set answers to (the inverse of [`Rules::from_mask`]).
+    pub fn mask(&self) -> i64 {
+        let base = match self.variant {
+            Variant::Freestyle => 0,
+            Variant::Exact => 1,
+            Variant::Renju => 4,
+            Variant::Caro { exact } => 8 | exact as i64,
+        };
+        base | if self.continuous { 2 } else { 0 }
+    }
+
+    /// Whether a run of `len` stones of `color` is long enough to win, ignoring caro's blocked ends.
+    #[inline]
+    fn run_wins(&self, color: Color, len: usize) -> bool {
+        let k = self.line as usize;
+        match self.variant {
+            Variant::Freestyle => len >= k,
+            Variant::Exact => len == k,
+            Variant::Renju => len == 5 || (color == Color::White && len > 5),
+            Variant::Caro { exact } => len == 5 || (!exact && len > 5),
+        }
+    }
+
+    /// Whether overlines are no win for `color` (so a completion must not touch another own stone).
+    #[inline]
+    pub fn exact_for(&self, color: Color) -> bool {
+        match self.variant {
+            Variant::Freestyle => false,
+            Variant::Exact => true,
+            Variant::Renju => color == Color::Black,
+            Variant::Caro { exact } => exact,
+        }
+    }
+
+    /// Whether a stone of `color` at `p` (empty, or already holding that stone) makes a winning line.
+    pub fn makes_win(&self, board: &Board, p: Pos, color: Color) -> bool {
+        DIRECTIONS.iter().any(|&d| {
+            let ahead = board.run_from(p, d, color);
+            let behind = board.run_from(p, (-d.0, -d.1), color);
+            let len = ahead + behind + 1;
+            if !self.run_wins(color, len) {
+                return false;
+            }
+            match self.variant {
+                Variant::Caro { .. } if len == 5 => {
+                    // The cells just past both ends: a five with opponent stones on both sides is no win.
+                    let end = |n: usize, (dx, dy): (i32, i32)| {
+                        let n = n as i32 + 1;
+                        board.at(p.x as i32 + dx * n, p.y as i32 + dy * n)
+                    };
+                    let opp = Cell::Stone(color.opp());
+                    !(end(ahead, d) == opp && end(behind, (-d.0, -d.1)) == opp)
+                }
+                _ => true,
+            }
+        })
+    }
+
+    /// Judges the move of the side to move at the empty point `p`: a win, a renju foul, or neither.
+    /// A black renju move that makes a five wins even if it also makes a forbidden shape.
+    pub fn verdict(&self, board: &Board, p: Pos) -> Verdict {
+        debug_assert!(board.is_empty(p));
+        let color = board.side_to_move();
+        if self.makes_win(board, p, color) {
+            return Verdict::Win;
+        }
+        if self.variant == Variant::Renju && color == Color::Black {
+            if let Some(kind) = renju::forbidden(board, p) {
+                return Verdict::Foul(kind);
+            }
+        }
+        Verdict::Continue
+    }
+
+    /// Black's forbidden points (renju only; empty under every other rule).
+    pub fn forbidden_points(&self, board: &Board) -> Vec<Pos> {
+        if self.variant != Variant::Renju {
+            return Vec::new();
+        }
+        board.points().filter(|&p| board.is_empty(p) && renju::forbidden(board, p).is_some()).collect()
+    }
+
+    /// Whether a move of `color` at `p` is forbidden (renju black only).
+    pub fn is_forbidden(&self, board: &Board, p: Pos, color: Color) -> bool {
+        self.variant == Variant::Renju
+            && color == Color::Black
+            && board.is_empty(p)
+            && !self.makes_win(board, p, color)
+            && renju::forbidden(board, p).is_some()
+    }
+
+    /// Whether `color` could still fill the window of `line` cells starting at `start` in direction `d`
+    /// to a win: it holds no opponent stone or wall; where overlines do not count, the cells just outside
+    /// hold no own stone; under caro, the cells just outside are not both opponent stones.
+    #[inline]
+    pub fn window_open(&self, board: &Board, start: Pos, d: (i32, i32), color: Color) -> bool {
+        let k = self.line as i32;
+        let (x0, y0) = (start.x as i32, start.y as i32);
+        for i in 0..k {
+            match board.at(x0 + d.0 * i, y0 + d.1 * i) {
+                Cell::Empty => {}
+                Cell::Stone(c) if c == color => {}
+                _ => return false,
+            }
+        }
+        let before = board.at(x0 - d.0, y0 - d.1);
+        let after = board.at(x0 + d.0 * k, y0 + d.1 * k);
+        if self.exact_for(color) && (before == Cell::Stone(color) || after == Cell::Stone(color)) {
+            return false;
+        }
+        if matches!(self.variant, Variant::Caro { .. }) {
+            let opp = Cell::Stone(color.opp());
+            if before == opp && after == opp {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether either side can still complete some line: when neither can, the game is a dead draw.
+    pub fn any_line_open(&self, board: &Board) -> bool {
+        winning_lines(board.width(), board.height(), self.line).any(|(start, d)| {
+            self.window_open(board, start, d, Color::Black) || self.window_open(board, start, d, Color::White)
+        })
+    }
+}
+
+/// Every window of `k` cells in a row on a `width` x `height` board, as (first cell, direction). On a
+/// square board of side n with delta = n + 1 - k there are `2*n*delta + 2*delta^2` of them.
+pub fn winning_lines(width: usize, height: usize, k: u8) -> impl Iterator<Item = (Pos, (i32, i32))> {
+    let k = k as i32;
+    let (w, h) = (width as i32, height as i32);
+    DIRECTIONS.into_iter().flat_map(move |d| {
+        (0..h).flat_map(move |y| {
+            (0..w).filter_map(move |x| {
+                let (ex, ey) = (x + d.0 * (k - 1), y + d.1 * (k - 1));
+                (ex >= 0 && ex < w && ey >= 0 && ey < h).then(|| (Pos::new(x as usize, y as usize), d))
+            })
+        })
+    })
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self.variant {
+            Variant::Freestyle => format!("freestyle ({} or more)", self.line),
+            Variant::Exact => format!("exactly {}", self.line),
+            Variant::Renju => "renju".to_string(),
+            Variant::Caro { exact: false } => "caro".to_string(),
+            Variant::Caro { exact: true } => "caro, exactly five".to_string(),
+        };
+        write!(f, "{name}{}", if self.continuous { ", continuous" } else { "" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(mask: i64) -> Rules {
+        Rules::from_mask(mask, 5).0
+    }
+
+    #[test]
+    fn mask_decoding_follows_the_referee() {
+        assert_eq!(rules(0).variant, Variant::Freestyle);
+        assert_eq!(rules(1).variant, Variant::Exact);
+        assert_eq!(rules(4).variant, Variant::Renju);
+        assert_eq!(rules(5).variant, Variant::Renju);
+        assert_eq!(rules(8).variant, Variant::Caro { exact: false });
+        assert_eq!(rules(9).variant, Variant::Caro { exact: true });
+        assert!(rules(3).continuous);
+        assert_eq!(rules(3).variant, Variant::Exact);
+        assert!(Rules::from_mask(16, 5).1.is_some());
+        for m in [0, 1, 2, 3, 4, 6, 8, 9, 10, 11] {
+            assert_eq!(rules(m).mask(), m);
+        }
+    }
+
+    #[test]
+    fn winning_line_counts() {
+        // 2*n*delta + 2*delta^2, delta = n + 1 - k
+        assert_eq!(winning_lines(10, 10, 5).count(), 192);
+        assert_eq!(winning_lines(15, 15, 5).count(), 572);
+        for n in 5..=32usize {
+            for k in 3..=8u8 {
+                if (k as usize) > n {
+                    continue;
+                }
+                let delta = n + 1 - k as usize;
+                assert_eq!(winning_lines(n, n, k).count(), 2 * n * delta + 2 * delta * delta, "n={n} k={k}");
+            }
+        }
+        // rectangular: rows and columns separately, diagonals both ways
+        assert_eq!(winning_lines(7, 5, 5).count(), 5 * 3 + 7 + 2 * 3);
+    }
+
+    const SIX: &str = "\
+        . . . . . . . . .
+        x x x x x . . . .
+        o o o o . . . . .
+        . . . . . . . . .
+        . . . . . . . . .";
+
+    #[test]
+    fn overline_wins_in_freestyle_only() {
+        let b: Board = SIX.parse().unwrap();
+        // White to move? no: 5 black, 4 white: white to move; judge black stones directly.
+        let p = Pos::new(5, 1);
+        assert!(rules(0).makes_win(&b, p, Color::Black));
+        assert!(!rules(1).makes_win(&b, p, Color::Black));
+        assert!(!rules(4).makes_win(&b, p, Color::Black), "black overline is no win in renju");
+        assert!(rules(8).makes_win(&b, p, Color::Black), "caro: overline wins");
+        assert!(!rules(9).makes_win(&b, p, Color::Black));
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends() {
+        let b: Board = "\
+            . . . . . . . . .
+            o x x x x . o . .
+            . . . . . . . . .
+            . o o . . . . . .
+            . . . . . . . . ."
+            .parse()
+            .unwrap();
+        let p = Pos::new(5, 1);
+        assert!(!rules(8).makes_win(&b, p, Color::Black), "o x x x x x o");
+        assert!(rules(0).makes_win(&b, p, Color::Black));
+        // at the edge: the edge is not a block
+        let b: Board = "\
+            x x x x . o . . .
+            . . . . . . . . .
+            . o o . . . . . .
+            . . . . . . . . .
+            . . . . . . . . ."
+            .parse()
+            .unwrap();
+        assert!(rules(8).makes_win(&b, Pos::new(4, 0), Color::Black));
+    }
+
+    #[test]
+    fn line_length_extension() {
+        let (r, _) = Rules::from_mask(0, 4);
+        let b: Board = "x x x . .\no o o . .\n. . . . .\n. . . . .\n. . . . .".parse().unwrap();
+        assert!(r.makes_win(&b, Pos::new(3, 0), Color::Black));
+        let (r, _) = Rules::from_mask(4, 4);
+        assert_eq!(r.line, 5, "renju keeps its five");
+    }
+
+    #[test]
+    fn dead_draw_detection() {
+        // 5x5 freestyle: every row, column and diagonal holds both colours or a wall.
+        let b: Board = "\
+            x o x o x
+            x o x o x
+            o x o x o
+            o x o x o
+            x o x o #"
+            .parse()
+            .unwrap();
+        assert!(!rules(0).any_line_open(&b));
+        let b = Board::new(5, 5).unwrap();
+        assert!(rules(0).any_line_open(&b));
+    }
+}

@@ -1,0 +1,149 @@
+//! The time manager: how long one move may take, computed in one place from what the manager said
+//! (`timeout_turn`, `timeout_match`, `time_left`).
+//!
+//! It gives two limits, both measured from the moment the move command was read:
+//! - `soft`: do not start new work after it (checked between iterations);
+//! - `hard`: stop at once (checked inside the search, through the one stop flag).
+//!
+//! Invariant: `soft <= hard <= min(timeout_turn, time_left) - margin` whenever those are limited; the
+//! margin covers the answer's way back through the pipes and a loaded machine, because every manager
+//! forfeits a late answer and none promises its tolerance.
+//!
+//! `timeout_turn 0` follows protocol.md §6: with a match clock it means "use the match clock only";
+//! with no match clock either, the search is unlimited (analysis) and ends on YXSTOP/STOP or its own
+//! depth and node limits. `time_left` may be negative (over time: answer at once) or 2147483647
+//! (unlimited).
+
+use std::time::{Duration, Instant};
+
+/// `time_left` value that managers send for "no match limit".
+pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
+
+/// What the manager told us about time, in milliseconds as sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub timeout_turn: i64,
+    pub timeout_match: i64,
+    /// The last `time_left`, if any was sent since the game started.
+    pub time_left: Option<i64>,
+}
+
+impl Default for Clock {
+    /// No INFO at all: 5 s a move, no match limit (the spec asks brains to cope with silent managers).
+    fn default() -> Clock {
+        Clock { timeout_turn: 5_000, timeout_match: 0, time_left: None }
+    }
+}
+
+/// The limits of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub start: Instant,
+    /// `None`: no limit.
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Safety margin kept from a limit of `ms` milliseconds: 10 ms plus 5%.
+fn margin(ms: i64) -> i64 {
+    10 + ms / 20
+}
+
+impl Budget {
+    /// The budget of a move whose command was read at `start`, with `empty` empty cells left (the game
+    /// cannot last more than half of them more of our moves).
+    pub fn new(clock: &Clock, start: Instant, empty: usize) -> Budget {
+        let turn = (clock.timeout_turn > 0).then_some(clock.timeout_turn);
+        let left = match clock.time_left {
+            Some(UNLIMITED_LEFT) => None,
+            Some(t) => Some(t),
+            None if clock.timeout_match > 0 => Some(clock.timeout_match),
+            None => None,
+        };
+        if turn.is_none() && left.is_none() {
+            return Budget { start, soft: None, hard: None };
+        }
+        // Spread the match clock over the moves that may still come, but never plan on fewer than a few.
+        let moves_to_go = (empty as i64 / 2).clamp(1, 30);
+        let hard_share = left.map(|l| l / moves_to_go.min(6));
+        let soft_share = left.map(|l| l / moves_to_go.clamp(1, 20));
+        let cap = |share: Option<i64>, turn: Option<i64>| -> i64 {
+            let raw = match (share, turn) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => unreachable!("one limit at least"),
+            };
+            (raw - margin(raw.max(0))).max(0)
+        };
+        let hard = cap(hard_share, turn);
+        // Soft: a turn-limited move stops starting new iterations at half its budget (an iteration takes
+        // about as long as all before it).
+        let soft = cap(soft_share, turn.map(|t| t / 2)).min(hard);
+        Budget {
+            start,
+            soft: Some(Duration::from_millis(soft as u64)),
+            hard: Some(Duration::from_millis(hard as u64)),
+        }
+    }
+
+    /// No limit at all (analysis, tests).
+    pub fn unlimited() -> Budget {
+        Budget { start: Instant::now(), soft: None, hard: None }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn past_soft(&self) -> bool {
+        self.soft.is_some_and(|s| self.elapsed() >= s)
+    }
+
+    pub fn past_hard(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(turn: i64, matchtime: i64, left: Option<i64>) -> Budget {
+        let clock = Clock { timeout_turn: turn, timeout_match: matchtime, time_left: left };
+        Budget::new(&clock, Instant::now(), 200)
+    }
+
+    fn ms(d: Option<Duration>) -> i64 {
+        d.map_or(-1, |d| d.as_millis() as i64)
+    }
+
+    #[test]
+    fn turn_limit_with_margin() {
+        let b = budget(1000, 0, None);
+        assert_eq!(ms(b.hard), 1000 - 60);
+        assert!(ms(b.soft) <= ms(b.hard));
+    }
+
+    #[test]
+    fn never_past_the_match_clock() {
+        let b = budget(30_000, 180_000, Some(200));
+        assert!(ms(b.hard) < 200);
+        let b = budget(30_000, 180_000, Some(-50));
+        assert_eq!(ms(b.hard), 0, "over time: answer at once");
+    }
+
+    #[test]
+    fn unlimited_left_means_turn_only() {
+        let b = budget(1000, 0, Some(UNLIMITED_LEFT));
+        assert_eq!(ms(b.hard), 940);
+    }
+
+    #[test]
+    fn zero_turn_uses_the_match_clock_or_nothing() {
+        let b = budget(0, 100_000, Some(100_000));
+        assert!(b.hard.is_some() && ms(b.hard) < 100_000 / 6);
+        let b = budget(0, 0, None);
+        assert_eq!(b.hard, None);
+        assert_eq!(b.soft, None);
+    }
+}
