@@ -99,9 +99,15 @@ pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// Why a move or a position was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardError {
-    OffBoard { x: i64, y: i64 },
+    OffBoard {
+        x: i64,
+        y: i64,
+    },
     Occupied(Pos),
-    BadSize { width: i64, height: i64 },
+    BadSize {
+        width: i64,
+        height: i64,
+    },
     /// TAKEBACK of a point that holds no stone of the side that moved last.
     CannotTakeBack(Pos),
 }
@@ -141,7 +147,13 @@ impl Board {
             return Err(BoardError::BadSize { width, height });
         }
         let (width, height) = (width as usize, height as usize);
-        Ok(Board { width, height, cells: vec![Cell::Empty; width * height], history: Vec::new(), counts: [0; 2] })
+        Ok(Board {
+            width,
+            height,
+            cells: vec![Cell::Empty; width * height],
+            history: Vec::new(),
+            counts: [0; 2],
+        })
     }
 
     pub fn width(&self) -> usize {

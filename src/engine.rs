@@ -114,7 +114,10 @@ pub enum EngineError {
     BoardFull,
     /// A BOARD whose counts no game reaches: the side to move has as many stones as the opponent, or
     /// one fewer.
-    StoneCounts { own: usize, opponent: usize },
+    StoneCounts {
+        own: usize,
+        opponent: usize,
+    },
     /// A BOARD line's field is not 1, 2 or 3.
     BadField(i64),
     /// A command that needs the board while a thought is under way.
@@ -317,7 +320,11 @@ impl Engine {
 
     /// Starts thinking about the side to move's move; `done` is called on the thinking thread with the
     /// result. `start` is when the move command was read: the time budget runs from then.
-    pub fn think(&mut self, start: Instant, done: impl FnOnce(Thought) + Send + 'static) -> Result<(), EngineError> {
+    pub fn think(
+        &mut self,
+        start: Instant,
+        done: impl FnOnce(Thought) + Send + 'static,
+    ) -> Result<(), EngineError> {
         let board = self.game_mut()?.clone();
         if board.is_full() {
             return Err(EngineError::BoardFull);

@@ -30,7 +30,8 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
     let mut wm = WeightMatrix::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().cloned().with_context(|| format!("{name} needs a value\n{USAGE}"));
+        let mut value =
+            |name: &str| it.next().cloned().with_context(|| format!("{name} needs a value\n{USAGE}"));
         match a.as_str() {
             "--player" => match value("--player")?.as_str() {
                 "weights" => {}

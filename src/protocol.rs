@@ -83,7 +83,11 @@ fn int(s: &str) -> Result<i64, ParseError> {
 
 /// Shortens user text quoted back in an error.
 fn clip(s: &str) -> String {
-    if s.chars().count() > 40 { format!("{}...", s.chars().take(40).collect::<String>()) } else { s.to_string() }
+    if s.chars().count() > 40 {
+        format!("{}...", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
 }
 
 /// Comma-separated integers, exactly `n` of them (or `n` or `m` where `alt` says so).
@@ -121,7 +125,9 @@ impl FromStr for Command {
         match upper.as_str() {
             "START" => Ok(Command::Start(int(args)?)),
             "RECTSTART" => {
-                let (w, h) = xy(args).map_err(|_| ParseError::Bad(format!("RECTSTART takes WIDTH,HEIGHT, got '{}'", clip(args))))?;
+                let (w, h) = xy(args).map_err(|_| {
+                    ParseError::Bad(format!("RECTSTART takes WIDTH,HEIGHT, got '{}'", clip(args)))
+                })?;
                 Ok(Command::RectStart(w, h))
             }
             "RESTART" => no_args(Command::Restart, args, "RESTART"),
@@ -406,7 +412,8 @@ impl<W: Write> Session<W> {
                         block.rows.push(v);
                     } else if block.error.is_none() {
                         let form = if want == 2 { "X,Y" } else { "X,Y,field" };
-                        block.error = Some(format!("{} expects {form} lines, got '{}'", block.kind.name(), clip(line)));
+                        block.error =
+                            Some(format!("{} expects {form} lines, got '{}'", block.kind.name(), clip(line)));
                     }
                     return Ok(Flow::Continue);
                 }

@@ -110,7 +110,8 @@ fn fours_on_line(board: &mut Board, p: Pos, d: (i32, i32)) -> usize {
         }
         board.set(q, BLACK);
         // The five must contain p: every cell between p and q is black (q included now).
-        let contiguous = (1..k.abs()).all(|i| step(board, p, d, i * k.signum()).is_some_and(|c| board.get(c) == BLACK));
+        let contiguous =
+            (1..k.abs()).all(|i| step(board, p, d, i * k.signum()).is_some_and(|c| board.get(c) == BLACK));
         if contiguous && board.run_through(q, d, Color::Black) == 5 {
             points[n] = k;
             n += 1;

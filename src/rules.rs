@@ -74,8 +74,9 @@ impl Rules {
     /// second value and otherwise ignored.
     pub fn from_mask(mask: i64, line: u8) -> (Rules, Option<String>) {
         let known = 1 | 2 | 4 | 8;
-        let warning = (mask < 0 || mask & !known != 0)
-            .then(|| format!("rule {mask}: unknown bits ignored (known: 1 exact five, 2 continuous, 4 renju, 8 caro)"));
+        let warning = (mask < 0 || mask & !known != 0).then(|| {
+            format!("rule {mask}: unknown bits ignored (known: 1 exact five, 2 continuous, 4 renju, 8 caro)")
+        });
         let mask = if mask < 0 { 0 } else { mask };
         let variant = if mask & 4 != 0 {
             Variant::Renju
@@ -159,10 +160,11 @@ impl Rules {
         if self.makes_win(board, p, color) {
             return Verdict::Win;
         }
-        if self.variant == Variant::Renju && color == Color::Black {
-            if let Some(kind) = renju::forbidden(board, p) {
-                return Verdict::Foul(kind);
-            }
+        if self.variant == Variant::Renju
+            && color == Color::Black
+            && let Some(kind) = renju::forbidden(board, p)
+        {
+            return Verdict::Foul(kind);
         }
         Verdict::Continue
     }

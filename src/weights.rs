@@ -160,9 +160,11 @@ impl WeightMatrix {
         let mut ranked = pool.clone();
         ranked.sort_by_key(|p| std::cmp::Reverse(key(p)));
         // Renju: the forbidden test is dear, so walk the ranking until a legal cell turns up.
-        let pick = ranked.iter().copied().find(|p| legal(p)).or_else(|| {
-            empties.iter().copied().filter(legal).max_by_key(key)
-        });
+        let pick = ranked
+            .iter()
+            .copied()
+            .find(|p| legal(p))
+            .or_else(|| empties.iter().copied().filter(legal).max_by_key(key));
         let p = pick.unwrap_or(ranked[0]);
         Some((p, weight(p)))
     }

@@ -60,7 +60,8 @@ fn quintet_fixtures() {
         let id = rec.get("id").str();
         let b = position(15, rec.get("black").arr(), rec.get("white").arr());
         let got = all_forbidden(&b);
-        let judge: Vec<String> = rec.get("all_forbidden_by_gomocupjudge").arr().iter().map(|j| j.str().into()).collect();
+        let judge: Vec<String> =
+            rec.get("all_forbidden_by_gomocupjudge").arr().iter().map(|j| j.str().into()).collect();
         assert_eq!(got.keys().cloned().collect::<Vec<_>>(), judge, "{id}: all forbidden points\n{b}");
         match rec.get("query").str() {
             "all" => {
@@ -89,7 +90,8 @@ fn edge_cases_follow_the_gomocup_reading() {
         let got = all_forbidden(&b);
         let point = rec.get("query").str();
         assert_eq!(got.contains_key(point), rec.get("gomocupjudge_forbidden").bool(), "{id}: {point}\n{b}");
-        let literal: Vec<String> = rec.get("all_forbidden_rif_literal").arr().iter().map(|j| j.str().into()).collect();
+        let literal: Vec<String> =
+            rec.get("all_forbidden_rif_literal").arr().iter().map(|j| j.str().into()).collect();
         assert_eq!(got.keys().cloned().collect::<Vec<_>>(), literal, "{id}: all points\n{b}");
         if let Json::Str(kind) = rec.get("rif_literal_oracle") {
             assert_eq!(got.get(point), Some(kind), "{id}: kind");
