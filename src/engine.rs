@@ -211,9 +211,9 @@ impl Engine {
         if self.worker.is_some() {
             return Err(EngineError::Thinking);
         }
+        // The settings (time_left included) stay: INFO may come before or after START.
         let board = Board::new(width, height)?;
         self.game = Some(board);
-        self.settings.clock.time_left = None;
         Ok(())
     }
 

@@ -10,14 +10,24 @@
 //! - [`timeman`]: soft and hard time limits of a move, from the manager's clock;
 //! - [`engine`]: the game state, the settings, and a player thinking on its own thread; never prints;
 //! - [`protocol`]: parses the manager's lines and prints the answers;
-//! - [`script`]: scripted protocol sessions against any brain (our protocol-tests run through it).
+//! - [`script`]: scripted protocol sessions against any brain (our protocol-tests run through it);
+//! - [`brain`]: a brain process seen from the manager's side (deadlines, process-group kill);
+//! - [`referee`]: one game between two brain processes under the real rules;
+//! - [`tournament`]: matches (round robin, gauntlet, openings, concurrency) and their results;
+//! - [`elo`]: score, Elo and SPRT; [`opening`]: offset-format openings; [`record`]: PSQ and SGF.
 
 pub mod board;
+pub mod brain;
+pub mod elo;
 pub mod engine;
+pub mod opening;
 pub mod protocol;
+pub mod record;
+pub mod referee;
 pub mod renju;
 pub mod rules;
 pub mod script;
 pub mod swap2;
 pub mod timeman;
+pub mod tournament;
 pub mod weights;

@@ -1,25 +1,67 @@
-//! `pbrain-quincunx`: the Gomocup brain. With no arguments it speaks the protocol on stdin/stdout.
+//! `pbrain-quincunx`: the Gomocup brain. With no arguments (or only player options) it speaks the
+//! protocol on stdin/stdout; `match` runs engine-vs-engine matches.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
+use quincunx::brain::split_command;
+use quincunx::elo::Sprt;
 use quincunx::engine::{Engine, Player};
+use quincunx::opening::parse_openings;
+use quincunx::referee::GameSettings;
+use quincunx::rules::{Rules, Variant};
+use quincunx::tournament::{EngineSpec, MatchConfig, run_match};
 use quincunx::weights::{Style, Table, WeightMatrix};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player weights] [--table tuple|proportional] [--style balanced|defensive]
+       pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
+       pbrain-quincunx match --help
 
-With no arguments the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
+With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player weights   the classic weight-matrix player (the default for now)
   --table T          its weight table: tuple (5-tuple, default) or proportional
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
+
+const MATCH_USAGE: &str = "\
+usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
+
+Plays engines that speak the Gomocup protocol against each other; every fault (time, crash,
+illegal or malformed move, bad START answer) loses the game and restarts the engine.
+  --engine CMD        an engine command with its arguments, quoted as one word (two or more)
+  --name NAME         a name for the engine given just before (default: its program's file name)
+  --gauntlet          the first engine against each other one (default: round robin)
+  --rule N            Gomocup rule code: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 (default 0)
+  --line-length K     K in a row wins (freestyle and exact rules; default 5)
+  --size N | WxH      board size (default 15)
+  --turn MS           time per move in ms, 0 = none (default 1000)
+  --game MS           time per game and side in ms, 0 = none (default 0)
+  --tolerance MS      grace beyond the limits (default 500)
+  --start-timeout MS  time to answer START (default 10000)
+  --memory BYTES      INFO max_memory (default 367001600)
+  --threads N         INFO thread_num per engine (default: not sent)
+  --games N           games per pairing (default 2; each opening is played twice, colours swapped)
+  --openings FILE     openings in the offset format (dx,dy, dx,dy, ...)
+  --random SEED       play the openings in a shuffled order (default: file order)
+  --concurrency N     games at once (default 1)
+  --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only)
+  --max-stones N      draw once N stones are on the board (default: full board; renju: 25 empty left)
+  --pause MS          wait after each answer before the next command (default 3)
+  --psq DIR           write each game as DIR/game-NNNNN.psq
+  --sgf FILE          write all games to FILE
+  --quiet             no progress line on stderr
+  --show-stderr       let the engines' stderr through";
 
 fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("match") {
+        return match_command(&args[1..]);
+    }
     let player = parse_player(&args)?;
     let engine = Engine::new(player);
     quincunx::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine).context("protocol I/O")?;
@@ -59,4 +101,126 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
         }
     }
     Ok(Arc::new(wm))
+}
+
+/// `pbrain-quincunx match …`
+fn match_command(args: &[String]) -> Result<()> {
+    let cfg = parse_match(args)?;
+    let summary = run_match(&cfg).map_err(anyhow::Error::msg)?;
+    print!("{}", summary.render());
+    Ok(())
+}
+
+fn parse_match(args: &[String]) -> Result<MatchConfig> {
+    let mut engines: Vec<EngineSpec> = vec![];
+    let mut game = GameSettings {
+        rules: Rules::default(),
+        width: 15,
+        height: 15,
+        turn_ms: 1000,
+        game_ms: 0,
+        tolerance_ms: 500,
+        start_timeout_ms: 10_000,
+        max_memory: 367_001_600,
+        threads: 0,
+        max_stones: 0,
+        pause_ms: 3,
+        show_stderr: false,
+    };
+    let (mut rule, mut line) = (0i64, 5u8);
+    let mut cfg_games = 2;
+    let mut openings = vec![];
+    let mut shuffle_seed = None;
+    let mut concurrency = 1;
+    let mut sprt = None;
+    let (mut psq_dir, mut sgf) = (None, None);
+    let mut progress = true;
+    let mut gauntlet = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value\n{MATCH_USAGE}"));
+        fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
+            v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
+        }
+        match a.as_str() {
+            "--engine" => {
+                let command = split_command(&value()?).map_err(anyhow::Error::msg)?;
+                let name = std::path::Path::new(&command[0])
+                    .file_name()
+                    .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
+                engines.push(EngineSpec { name, command });
+            }
+            "--name" => {
+                let v = value()?;
+                engines.last_mut().context("--name must follow an --engine")?.name = v;
+            }
+            "--gauntlet" => gauntlet = true,
+            "--rule" => rule = num(a, &value()?)?,
+            "--line-length" => line = num(a, &value()?)?,
+            "--size" => {
+                let v = value()?;
+                let (w, h) = match v.split_once(['x', 'X', ',']) {
+                    Some((w, h)) => (num(a, w)?, num(a, h)?),
+                    None => {
+                        let n = num(a, &v)?;
+                        (n, n)
+                    }
+                };
+                game.width = w;
+                game.height = h;
+            }
+            "--turn" => game.turn_ms = num(a, &value()?)?,
+            "--game" => game.game_ms = num(a, &value()?)?,
+            "--tolerance" => game.tolerance_ms = num(a, &value()?)?,
+            "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
+            "--memory" => game.max_memory = num(a, &value()?)?,
+            "--threads" => game.threads = num(a, &value()?)?,
+            "--games" => cfg_games = num(a, &value()?)?,
+            "--openings" => {
+                let path = value()?;
+                let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+                openings = parse_openings(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+            }
+            "--random" => shuffle_seed = Some(num(a, &value()?)?),
+            "--concurrency" => concurrency = num(a, &value()?)?,
+            "--sprt" => sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
+            "--max-stones" => game.max_stones = num(a, &value()?)?,
+            "--pause" => game.pause_ms = num(a, &value()?)?,
+            "--psq" => psq_dir = Some(PathBuf::from(value()?)),
+            "--sgf" => sgf = Some(PathBuf::from(value()?)),
+            "--quiet" => progress = false,
+            "--show-stderr" => game.show_stderr = true,
+            "-h" | "--help" => {
+                println!("{MATCH_USAGE}");
+                std::process::exit(0);
+            }
+            other => bail!("unknown match option '{other}'\n{MATCH_USAGE}"),
+        }
+    }
+    if engines.len() < 2 {
+        bail!("a match needs at least two --engine\n{MATCH_USAGE}");
+    }
+    let (rules, warning) = Rules::from_mask(rule, line);
+    if let Some(w) = warning {
+        bail!("{w}");
+    }
+    game.rules = rules;
+    if game.max_stones == 0 {
+        let cells = game.width * game.height;
+        // Gomocup stops renju games as a draw when 25 empty points are left.
+        game.max_stones = if rules.variant == Variant::Renju { cells.saturating_sub(25) } else { cells };
+    }
+    Ok(MatchConfig {
+        engines,
+        gauntlet,
+        game,
+        games_per_pair: cfg_games,
+        openings,
+        shuffle_seed,
+        concurrency,
+        sprt,
+        psq_dir,
+        sgf,
+        progress,
+    })
 }

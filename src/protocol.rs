@@ -7,8 +7,9 @@
 //! - INFO is never answered; a value it had to ignore is reported as a `MESSAGE` line just before the
 //!   next move, when the manager reads again;
 //! - every other bad line gets exactly one `ERROR` or `UNKNOWN` line and changes nothing;
-//! - a BOARD / YXBOARD / SWAP2BOARD block is one command: a bad line inside it makes the block's DONE
-//!   answer one `ERROR`; a command word inside it ends the block with an `ERROR` and is then obeyed;
+//! - a BOARD / YXBOARD / SWAP2BOARD block is one command: a bad line inside it (or an overlong one)
+//!   makes the block's DONE answer one `ERROR`; INFO inside it is applied as usual; any other command
+//!   word ends the block with an `ERROR` and is then obeyed;
 //! - command words are case-insensitive; lines may end in CR LF, LF or CR; empty lines are skipped;
 //! - a reader thread keeps stdin flowing while the engine thinks: END exits at once, YXSTOP/STOP and
 //!   `INFO timeout_turn 0` stop the thought, other commands wait for the answer.
@@ -81,13 +82,18 @@ fn int(s: &str) -> Result<i64, ParseError> {
     })
 }
 
-/// Shortens user text quoted back in an error.
+/// User text quoted back in an error: control characters escaped (a NUL or an escape sequence must not
+/// reach the manager), at most 40 characters.
 fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
+    let mut shown = String::new();
+    for c in s.chars().take(40) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
     }
+    if s.chars().count() > 40 { format!("{shown}...") } else { shown }
 }
 
 /// Comma-separated integers, exactly `n` of them (or `n` or `m` where `alt` says so).
@@ -337,7 +343,14 @@ impl<W: Write> Session<W> {
                     Flow::Continue
                 }
                 Event::TooLong(_) => {
-                    self.error(format!("line longer than {MAX_LINE_BYTES} bytes ignored"))?;
+                    let why = format!("a line longer than {MAX_LINE_BYTES} bytes");
+                    match self.block.as_mut() {
+                        // Inside a block it spoils the block: DONE answers for it.
+                        Some(block) => {
+                            block.error.get_or_insert(format!("{why} in {}", block.kind.name()));
+                        }
+                        None => self.error(format!("{why} was ignored"))?,
+                    }
                     Flow::Continue
                 }
                 Event::Line(line, at) if thinking => self.while_thinking(line, at),
@@ -418,6 +431,11 @@ impl<W: Write> Session<W> {
                     return Ok(Flow::Continue);
                 }
                 Ok(Command::End) => return Ok(Flow::Exit),
+                Ok(Command::Info(key, value)) => {
+                    // INFO is never answered, so it cannot end a block either.
+                    self.info(&key, &value);
+                    return Ok(Flow::Continue);
+                }
                 Ok(_) => {
                     let kind = self.block.take().map_or("BOARD", |b| b.kind.name());
                     self.error(format!("{kind} was not closed by DONE; it is ignored"))?;

@@ -24,24 +24,22 @@
 //! Invariants: the runner never waits longer than a step's limit, never panics on what an engine
 //! prints, and kills the engine's whole process group when the script ends.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command as Process, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::board::Board;
+use crate::board::{Board, Pos};
+use crate::brain::{Brain, Received, parse_move};
 use crate::protocol::Command;
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;
-/// Lines an engine may print, skipped or not, before the runner calls it a flood.
-const MAX_LINES_PER_STEP: usize = 10_000;
-/// Longest answer line kept.
-const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    Send(Vec<u8>),
+    /// `> line`: the bytes include the LF that ends the line.
+    SendLine(Vec<u8>),
+    /// `>> bytes`: sent as they are.
+    SendRaw(Vec<u8>),
     Exact(String),
     Pattern(String),
     Move,
@@ -104,11 +102,11 @@ impl Script {
                 s.trim().parse::<u64>().map_err(|_| err(format!("'{}' is not a number of ms", s.trim())))
             };
             let step = if let Some(rest) = line.strip_prefix(">> ") {
-                Step::Send(unescape(rest).map_err(err)?)
+                Step::SendRaw(unescape(rest).map_err(err)?)
             } else if let Some(rest) = line.strip_prefix("> ") {
                 let mut bytes = unescape(rest).map_err(err)?;
                 bytes.push(b'\n');
-                Step::Send(bytes)
+                Step::SendLine(bytes)
             } else if let Some(rest) = line.strip_prefix("<~ ") {
                 Step::Pattern(rest.to_string())
             } else if trimmed == "<move" {
@@ -206,57 +204,74 @@ impl Report {
     }
 }
 
-/// What the stdout reader hands over.
-enum Out {
-    Line(String),
-    Eof,
-}
-
-/// The board as the script's own sends and the engine's moves leave it.
+/// The board as the script's own sends and the engine's answers leave it. It mirrors the engine's own
+/// contract: a command the engine refuses (answers `ERROR`) changes nothing, so every state-changing
+/// send keeps a snapshot that an `ERROR` answer restores.
 #[derive(Default)]
 struct Tracker {
     board: Option<Board>,
-    block: Option<Vec<(i64, i64, i64)>>,
+    /// The open block: its kind and rows.
+    block: Option<(Command, Vec<Vec<i64>>)>,
+    /// The board before the last state-changing command, until its answer is seen.
+    snapshot: Option<Option<Board>>,
     awaiting_move: bool,
 }
 
 impl Tracker {
+    fn save(&mut self) {
+        self.snapshot = Some(self.board.clone());
+    }
+
     fn sent(&mut self, bytes: &[u8]) {
         let text = String::from_utf8_lossy(bytes);
         for line in text.split(['\r', '\n']).filter(|l| !l.trim().is_empty()) {
             let Ok(cmd) = line.parse::<Command>() else { continue };
-            match (cmd, self.block.as_mut()) {
-                (Command::Data(v), Some(rows)) if v.len() == 3 => rows.push((v[0], v[1], v[2])),
-                (Command::Done, Some(_)) => {
-                    let rows = self.block.take().unwrap_or_default();
-                    if let Some(b) = self.board.as_mut() {
-                        let own: Vec<_> =
-                            rows.iter().filter(|r| r.2 == 1).filter_map(|r| b.pos(r.0, r.1)).collect();
-                        let opp: Vec<_> =
-                            rows.iter().filter(|r| r.2 == 2).filter_map(|r| b.pos(r.0, r.1)).collect();
-                        let walls: Vec<_> =
-                            rows.iter().filter(|r| r.2 == 3).filter_map(|r| b.pos(r.0, r.1)).collect();
-                        let (black, white) = if own.len() == opp.len() { (own, opp) } else { (opp, own) };
-                        let _ = b.set_position(&black, &white, &walls);
+            if self.block.is_some() {
+                match cmd {
+                    Command::Data(v) => {
+                        if let Some((_, rows)) = self.block.as_mut() {
+                            rows.push(v);
+                        }
+                        continue;
                     }
-                    self.awaiting_move = true;
+                    Command::Done => {
+                        self.close_block();
+                        continue;
+                    }
+                    Command::Info(..) => continue,
+                    // Any other command ends the block unapplied, as the engine does.
+                    _ => self.block = None,
                 }
-                (Command::Start(n), _) => self.board = Board::new(n, n).ok(),
-                (Command::RectStart(w, h), _) => self.board = Board::new(w, h).ok(),
-                (Command::Restart, _) => {
+            }
+            match cmd {
+                Command::Start(n) => {
+                    self.save();
+                    self.board = Board::new(n, n).ok().or(self.board.take());
+                }
+                Command::RectStart(w, h) => {
+                    self.save();
+                    self.board = Board::new(w, h).ok().or(self.board.take());
+                }
+                Command::Restart => {
+                    self.save();
                     if let Some(b) = self.board.as_mut() {
                         *b = Board::new(b.width() as i64, b.height() as i64).expect("same size");
                     }
                 }
-                (Command::Board, _) => self.block = Some(vec![]),
-                (Command::Turn(x, y), _) => {
+                Command::Board | Command::YxBoard | Command::Swap2Board => self.block = Some((cmd, vec![])),
+                Command::Turn(x, y) => {
+                    self.save();
                     if let Some(b) = self.board.as_mut() {
                         let _ = b.try_play(x, y);
                     }
                     self.awaiting_move = true;
                 }
-                (Command::Begin | Command::Play(..), _) => self.awaiting_move = true,
-                (Command::TakeBack(x, y), _) => {
+                Command::Begin | Command::Play(..) => {
+                    self.save();
+                    self.awaiting_move = true;
+                }
+                Command::TakeBack(x, y) => {
+                    self.save();
                     if let Some(b) = self.board.as_mut()
                         && let Some(p) = b.pos(x, y)
                     {
@@ -268,68 +283,102 @@ impl Tracker {
         }
     }
 
-    /// Checks an answer that should be a legal move (`X,Y` exactly, digits only, as managers demand)
-    /// and plays it; `Err` says why it is not one.
+    fn close_block(&mut self) {
+        let Some((kind, rows)) = self.block.take() else { return };
+        self.save();
+        let Some(b) = self.board.as_mut() else { return };
+        let point = |r: &Vec<i64>| if r.len() >= 2 { b.pos(r[0], r[1]) } else { None };
+        match kind {
+            Command::Swap2Board => {
+                let mut next = Board::new(b.width() as i64, b.height() as i64).expect("same size");
+                for r in &rows {
+                    if let Some(p) = point(r).filter(|&p| next.is_empty(p)) {
+                        next.play_unchecked(p);
+                    }
+                }
+                *b = next;
+            }
+            _ => {
+                let with = |f: i64| -> Vec<Pos> {
+                    rows.iter().filter(|r| r.len() == 3 && r[2] == f).filter_map(point).collect()
+                };
+                let (own, opp, walls) = (with(1), with(2), with(3));
+                let (black, white) = if own.len() == opp.len() { (own, opp) } else { (opp, own) };
+                let _ = b.set_position(&black, &white, &walls);
+                if kind == Command::Board {
+                    self.awaiting_move = true;
+                }
+            }
+        }
+    }
+
+    /// Sees one answer: an ERROR undoes the command it answers; anything else confirms it.
+    fn answered(&mut self, line: &str) {
+        let snapshot = self.snapshot.take();
+        if line.starts_with("ERROR") {
+            if let Some(before) = snapshot {
+                self.board = before;
+            }
+            self.awaiting_move = false;
+        } else if let Some(moves) = swap2_stones(line) {
+            // A swap2 answer places its stones.
+            if let Some(b) = self.board.as_mut() {
+                for (x, y) in moves {
+                    let _ = b.try_play(x, y);
+                }
+            }
+        }
+    }
+
+    /// Checks an answer that should be a legal move (`X,Y` exactly, digits only, as managers demand) on
+    /// the tracked board, and plays it; `Err` says why it is not one.
     fn engine_move(&mut self, line: &str) -> Result<(), String> {
-        let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
-        let coords: Vec<&str> = line.split(',').collect();
-        if coords.len() != 2 || !coords.iter().all(|c| digits(c)) {
-            return Err("not X,Y".into());
-        }
-        let (x, y) = (coords[0].parse::<i64>().unwrap_or(-1), coords[1].parse::<i64>().unwrap_or(-1));
+        self.snapshot = None;
+        let (x, y) = parse_move(line).ok_or("not X,Y")?;
         self.awaiting_move = false;
-        match self.board.as_mut() {
-            Some(b) => b.try_play(x, y).map(|_| ()).map_err(|e| e.to_string()),
-            None => Ok(()),
-        }
+        let b = self.board.as_mut().ok_or("a move, but no game was started")?;
+        b.try_play(x, y).map(|_| ()).map_err(|e| e.to_string())
     }
 
     /// Plays an exact or pattern-matched answer that happens to be a move.
     fn maybe_move(&mut self, line: &str) {
-        if self.awaiting_move {
+        if self.awaiting_move && parse_move(line).is_some() {
             let _ = self.engine_move(line);
+        } else {
+            self.answered(line);
         }
     }
+}
+
+/// `X,Y X,Y …` with two or more points: a swap2 answer.
+fn swap2_stones(line: &str) -> Option<Vec<(i64, i64)>> {
+    let moves: Option<Vec<_>> = line.split(' ').map(parse_move).collect();
+    moves.filter(|m| m.len() >= 2)
 }
 
 /// Runs `script` against a fresh process of `engine` (program and arguments).
 pub fn run(script: &Script, engine: &[String]) -> Report {
     let mut report = Report { name: script.name.clone(), steps: vec![], error: None };
-    let Some((program, base_args)) = engine.split_first() else {
-        report.error = Some("no engine command".into());
-        return report;
-    };
-    let mut cmd = Process::new(program);
-    cmd.args(base_args).args(&script.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let mut child = match cmd.spawn() {
-        Ok(c) => c,
+    let command: Vec<String> = engine.iter().chain(&script.args).cloned().collect();
+    let mut brain = match Brain::spawn(&command, Stdio::null()) {
+        Ok(b) => b,
         Err(e) => {
-            report.error = Some(format!("cannot start '{program}': {e}"));
+            report.error = Some(format!("cannot start '{}': {e}", command.join(" ")));
             return report;
         }
     };
-    let rx = spawn_stdout_reader(&mut child);
-    let mut stdin = child.stdin.take();
     let mut tracker = Tracker::default();
     let mut limit = Duration::from_millis(DEFAULT_LIMIT_MS);
     let mut last_send = Instant::now();
-    let mut eof = false;
     for (line_no, step) in &script.steps {
-        let describe = describe(step);
         let mut skipped = vec![];
         let (passed, detail) = match step {
-            Step::Send(bytes) => {
+            Step::SendLine(bytes) | Step::SendRaw(bytes) => {
                 tracker.sent(bytes);
                 last_send = Instant::now();
-                match stdin.as_mut().map(|s| s.write_all(bytes).and_then(|_| s.flush())) {
-                    Some(Ok(())) => (true, String::new()),
-                    Some(Err(e)) => (false, format!("cannot write: {e}")),
-                    None => (false, "stdin already closed".into()),
+                match brain.send_raw(bytes) {
+                    Ok(()) => (true, String::new()),
+                    Err(e) => (false, format!("cannot write: {e}")),
                 }
             }
             Step::Limit(ms) => {
@@ -341,67 +390,63 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                 (true, String::new())
             }
             Step::Close => {
-                stdin = None;
+                brain.close_stdin();
                 (true, String::new())
             }
-            Step::Exit(ms) => {
-                let deadline = Instant::now() + Duration::from_millis(*ms);
-                loop {
-                    match child.try_wait() {
-                        Ok(Some(status)) => break (true, format!("exited ({status})")),
-                        Ok(None) if Instant::now() >= deadline => {
-                            break (false, format!("still running after {ms} ms"));
-                        }
-                        Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                        Err(e) => break (false, format!("cannot wait: {e}")),
-                    }
-                }
-            }
+            Step::Exit(ms) => match brain.wait_exit(Instant::now() + Duration::from_millis(*ms)) {
+                Some(status) => (true, format!("exited ({status})")),
+                None => (false, format!("still running after {ms} ms")),
+            },
             Step::Silent(ms) => {
-                match next_answer(&rx, Instant::now() + Duration::from_millis(*ms), &mut skipped, &mut eof) {
-                    Answer::Line(l) => (false, format!("got '{l}'")),
-                    Answer::Timeout => (true, "no answer".into()),
-                    Answer::Eof => (true, "no answer (output closed)".into()),
-                    Answer::Flood => (false, "flood of skipped lines".into()),
-                }
-            }
-            Step::Exact(_) | Step::Pattern(_) | Step::Move => {
-                match next_answer(&rx, last_send + limit, &mut skipped, &mut eof) {
-                    Answer::Line(l) => {
-                        let verdict = match step {
-                            Step::Exact(want) => {
-                                (l == *want).then_some(()).ok_or_else(|| format!("got '{l}'"))
-                            }
-                            Step::Pattern(p) => {
-                                glob_match(p, &l).then_some(()).ok_or_else(|| format!("got '{l}'"))
-                            }
-                            _ => tracker.engine_move(&l).map_err(|e| format!("got '{l}': {e}")),
-                        };
-                        if !matches!(step, Step::Move) && verdict.is_ok() {
-                            tracker.maybe_move(&l);
-                        }
-                        let ms = last_send.elapsed().as_millis();
-                        match verdict {
-                            Ok(()) => (true, format!("got '{l}' after {ms} ms")),
-                            Err(e) => (false, e),
-                        }
+                match brain.recv_answer(Instant::now() + Duration::from_millis(*ms), &mut skipped) {
+                    Received::Line(l) => {
+                        tracker.maybe_move(&l);
+                        (false, format!("got '{l}'"))
                     }
-                    Answer::Timeout => (false, format!("no answer within {} ms", limit.as_millis())),
-                    Answer::Eof => (false, "the engine closed its output (exited?)".into()),
-                    Answer::Flood => (false, "flood of skipped lines".into()),
+                    Received::Timeout => (true, "no answer".into()),
+                    Received::Closed => (true, "no answer (output closed)".into()),
+                    Received::Flood => (false, "flood of skipped lines".into()),
                 }
             }
+            Step::Exact(_) | Step::Pattern(_) | Step::Move => match brain
+                .recv_answer(last_send + limit, &mut skipped)
+            {
+                Received::Line(l) => {
+                    let verdict = match step {
+                        Step::Exact(want) => (l == *want).then_some(()).ok_or_else(|| format!("got '{l}'")),
+                        Step::Pattern(p) => {
+                            glob_match(p, &l).then_some(()).ok_or_else(|| format!("got '{l}'"))
+                        }
+                        _ => tracker.engine_move(&l).map_err(|e| format!("got '{l}': {e}")),
+                    };
+                    if !matches!(step, Step::Move) {
+                        tracker.maybe_move(&l);
+                    }
+                    let ms = last_send.elapsed().as_millis();
+                    match verdict {
+                        Ok(()) => (true, format!("got '{l}' after {ms} ms")),
+                        Err(e) => (false, e),
+                    }
+                }
+                Received::Timeout => (false, format!("no answer within {} ms", limit.as_millis())),
+                Received::Closed => (false, "the engine closed its output (exited?)".into()),
+                Received::Flood => (false, "flood of skipped lines".into()),
+            },
         };
-        report.steps.push(StepReport { line: *line_no, step: describe, passed, detail, skipped });
+        report.steps.push(StepReport { line: *line_no, step: describe(step), passed, detail, skipped });
     }
-    drop(stdin);
-    finish(&mut child);
+    // A moment to exit by itself after its input closes, then the whole process group goes.
+    brain.close_stdin();
+    let _ = brain.wait_exit(Instant::now() + Duration::from_millis(500));
+    brain.kill();
     report
 }
 
 fn describe(step: &Step) -> String {
+    let shown = |b: &[u8]| String::from_utf8_lossy(b).escape_debug().to_string();
     match step {
-        Step::Send(b) => format!("> {}", String::from_utf8_lossy(b).trim_end_matches('\n').escape_debug()),
+        Step::SendLine(b) => format!("> {}", shown(&b[..b.len().saturating_sub(1)])),
+        Step::SendRaw(b) => format!(">> {}", shown(b)),
         Step::Exact(s) => format!("< {s}"),
         Step::Pattern(s) => format!("<~ {s}"),
         Step::Move => "<move".into(),
@@ -411,92 +456,6 @@ fn describe(step: &Step) -> String {
         Step::Pause(ms) => format!("pause {ms}"),
         Step::Close => "close".into(),
     }
-}
-
-enum Answer {
-    Line(String),
-    Timeout,
-    Eof,
-    Flood,
-}
-
-/// The next line that is not MESSAGE/DEBUG, before `deadline`.
-fn next_answer(rx: &Receiver<Out>, deadline: Instant, skipped: &mut Vec<String>, eof: &mut bool) -> Answer {
-    if *eof {
-        return Answer::Eof;
-    }
-    for _ in 0..MAX_LINES_PER_STEP {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(wait) {
-            Ok(Out::Line(l)) => {
-                let upper = l.to_ascii_uppercase();
-                if upper.starts_with("MESSAGE ")
-                    || upper.starts_with("DEBUG ")
-                    || upper == "MESSAGE"
-                    || upper == "DEBUG"
-                {
-                    if skipped.len() < 100 {
-                        skipped.push(l);
-                    }
-                    continue;
-                }
-                return Answer::Line(l);
-            }
-            Ok(Out::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                *eof = true;
-                return Answer::Eof;
-            }
-            Err(RecvTimeoutError::Timeout) => return Answer::Timeout,
-        }
-    }
-    Answer::Flood
-}
-
-fn spawn_stdout_reader(child: &mut Child) -> Receiver<Out> {
-    let (tx, rx) = mpsc::channel();
-    if let Some(out) = child.stdout.take() {
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(out);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                // Bounded: a line without end is cut at MAX_ANSWER_BYTES.
-                match (&mut reader).take(MAX_ANSWER_BYTES as u64).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
-                        if tx.send(Out::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            let _ = tx.send(Out::Eof);
-        });
-    }
-    rx
-}
-
-/// Ends the engine: a moment to exit by itself after its stdin closed, then its whole process group is
-/// killed.
-fn finish(child: &mut Child) {
-    let deadline = Instant::now() + Duration::from_millis(500);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    #[cfg(unix)]
-    {
-        let _ = Process::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[cfg(test)]
@@ -521,8 +480,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.args, vec!["--style", "defensive"]);
-        assert_eq!(s.steps[0].1, Step::Send(b"START 15\r\n".to_vec()));
-        assert_eq!(s.steps[1].1, Step::Send(b"XA".to_vec()));
+        assert_eq!(s.steps[0].1, Step::SendLine(b"START 15\r\n".to_vec()));
+        assert_eq!(s.steps[1].1, Step::SendRaw(b"XA".to_vec()));
         assert_eq!(s.steps.len(), 10);
         assert!(Script::parse("t", "what is this").is_err());
     }

@@ -151,10 +151,11 @@ impl WeightMatrix {
         let threats: Vec<Pos> =
             empties.iter().copied().filter(|&p| rules.makes_win(board, p, me.opp())).filter(legal).collect();
         let pool = if threats.is_empty() { &empties } else { &threats };
-        // 3. The heaviest cell; ties go to the cell nearest the centre, then to reading order.
-        let (cx2, cy2) = (board.width() as i64 - 1, board.height() as i64 - 1);
+        // 3. The heaviest cell; ties go to the cell nearest the centre (W/2, H/2), the point Gomocup's
+        // opening offsets count from, then to reading order.
+        let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
         let key = |p: &Pos| {
-            let (dx, dy) = (2 * p.x as i64 - cx2, 2 * p.y as i64 - cy2);
+            let (dx, dy) = (p.x as i64 - cx, p.y as i64 - cy);
             (weight(*p), -(dx * dx + dy * dy))
         };
         let mut ranked = pool.clone();

@@ -10,13 +10,18 @@ use quincunx::script::{Script, run};
 fn main() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol-tests");
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let all: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("protocol-tests/ exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    let mut files: Vec<PathBuf> = all
+        .iter()
         .filter(|p| filter.is_empty() || filter.iter().any(|f| p.to_string_lossy().contains(f.as_str())))
+        .cloned()
         .collect();
     files.sort();
+    let filtered_out = all.len() - files.len();
     let engine = vec![env!("CARGO_BIN_EXE_pbrain-quincunx").to_string()];
     println!("\nrunning {} tests", files.len());
     let failures = Mutex::new(vec![]);

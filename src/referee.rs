@@ -1,0 +1,334 @@
+//! The referee: plays one game between two brain processes, as a Gomocup manager would, under the
+//! library's own rules (one implementation of five, exact five, renju fouls and caro for the engine and
+//! the referee alike).
+//!
+//! Every fault loses the game, with its reason recorded: no answer in time (the time limit is
+//! `min(timeout_turn, time left) + tolerance`), a crash or exit, a malformed answer (anything but `X,Y`
+//! apart from MESSAGE/DEBUG lines), an off-board or occupied point, an answer to START other than `OK`.
+//! A renju foul loses too but is a move, not a fault. A faulty brain is killed (its whole process group)
+//! and started again for its next game; a healthy one keeps its process, and gets START for every game
+//! as c-gomoku-cli does.
+//!
+//! Invariant: [`play_game`] returns within the sum of its time limits plus the start timeout, whatever
+//! the brains do.
+
+use std::fmt;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Color, Pos};
+use crate::brain::{Brain, Received, parse_move};
+use crate::record::GameRecord;
+use crate::renju::Forbidden;
+use crate::rules::{Rules, Verdict};
+
+/// The conditions of every game of a match.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub rules: Rules,
+    pub width: usize,
+    pub height: usize,
+    /// Per move, ms; 0 = no limit.
+    pub turn_ms: u64,
+    /// Per game and side, ms; 0 = no limit.
+    pub game_ms: u64,
+    /// Grace beyond the limits before an answer is late.
+    pub tolerance_ms: u64,
+    /// How long a brain may take to answer START (it may be loading).
+    pub start_timeout_ms: u64,
+    /// `INFO max_memory`, bytes.
+    pub max_memory: u64,
+    /// `INFO thread_num`; 0 = not sent.
+    pub threads: usize,
+    /// A draw once this many stones are on the board.
+    pub max_stones: usize,
+    /// Wait after each answer before the next command (some brains drop a TURN that arrives within
+    /// microseconds of their own move).
+    pub pause_ms: u64,
+    /// Let the brains' stderr through (else it is discarded).
+    pub show_stderr: bool,
+}
+
+/// A fault of a brain: each loses the game and restarts the brain.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    CannotStart,
+    BadStartAnswer,
+    Timeout,
+    Crash,
+    Malformed,
+    OffBoard,
+    Occupied,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::CannotStart => "could not be started",
+            Fault::BadStartAnswer => "did not answer OK to START",
+            Fault::Timeout => "no answer in time",
+            Fault::Crash => "crashed or exited",
+            Fault::Malformed => "malformed answer",
+            Fault::OffBoard => "move off the board",
+            Fault::Occupied => "move on an occupied point",
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Five,
+    Foul(Forbidden),
+    Fault(Fault, String),
+    BoardFull,
+    StoneLimit,
+    /// No line can be completed by either side any more.
+    DeadDraw,
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Five => f.write_str("five in a row"),
+            Ending::Foul(k) => write!(f, "renju foul ({k})"),
+            Ending::Fault(fault, detail) if detail.is_empty() => write!(f, "{fault}"),
+            Ending::Fault(fault, detail) => write!(f, "{fault}: {detail}"),
+            Ending::BoardFull => f.write_str("board full"),
+            Ending::StoneLimit => f.write_str("stone limit reached"),
+            Ending::DeadDraw => f.write_str("no line can be completed"),
+        }
+    }
+}
+
+/// One answer's time against its budget (budget `None` when unlimited).
+#[derive(Clone, Copy, Debug)]
+pub struct AnswerTime {
+    pub elapsed_us: u64,
+    pub budget_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub record: GameRecord,
+    pub ending: Ending,
+    pub winner: Option<Color>,
+    /// Answer times of black and white.
+    pub times: [Vec<AnswerTime>; 2],
+}
+
+/// A player's chair: the command, and the process while it is healthy.
+pub struct Seat {
+    pub name: String,
+    pub command: Vec<String>,
+    brain: Option<Brain>,
+}
+
+impl Seat {
+    pub fn new(name: String, command: Vec<String>) -> Seat {
+        Seat { name, command, brain: None }
+    }
+
+    /// The running brain, started if needed.
+    fn brain(&mut self, show_stderr: bool) -> Result<&mut Brain, String> {
+        if self.brain.as_mut().is_some_and(|b| !b.alive()) {
+            self.brain = None;
+        }
+        if self.brain.is_none() {
+            let stderr = if show_stderr { Stdio::inherit() } else { Stdio::null() };
+            let b = Brain::spawn(&self.command, stderr)
+                .map_err(|e| format!("{}: {e}", self.command.join(" ")))?;
+            self.brain = Some(b);
+        }
+        self.brain.as_mut().ok_or_else(|| "no brain".to_string())
+    }
+
+    /// Kills the brain after a fault; the next game starts a fresh one.
+    fn fault(&mut self) {
+        if let Some(mut b) = self.brain.take() {
+            b.kill();
+        }
+    }
+
+    /// Ends the brain politely: END, a moment, then the kill.
+    pub fn close(&mut self) {
+        if let Some(mut b) = self.brain.take() {
+            b.shutdown(Duration::from_millis(500));
+        }
+    }
+}
+
+/// Sends START and the INFO lines; `Err` is the fault that loses the game.
+fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
+    let brain = seat.brain(s.show_stderr).map_err(|e| (Fault::CannotStart, e))?;
+    let start = if s.width == s.height {
+        format!("START {}", s.width)
+    } else {
+        format!("RECTSTART {},{}", s.width, s.height)
+    };
+    brain.send(&start).map_err(|e| (Fault::Crash, e.to_string()))?;
+    let mut skipped = vec![];
+    match brain.recv_answer(Instant::now() + Duration::from_millis(s.start_timeout_ms), &mut skipped) {
+        Received::Line(l) if l.trim().eq_ignore_ascii_case("OK") => {}
+        Received::Line(l) => return Err((Fault::BadStartAnswer, format!("answered '{}'", clip(&l)))),
+        Received::Timeout => return Err((Fault::BadStartAnswer, "no answer to START".into())),
+        Received::Closed => return Err((Fault::Crash, "exited after START".into())),
+        Received::Flood => return Err((Fault::Malformed, "flood of lines after START".into())),
+    }
+    let mut infos = vec![
+        format!("INFO timeout_turn {}", s.turn_ms),
+        format!("INFO timeout_match {}", s.game_ms),
+        format!("INFO max_memory {}", s.max_memory),
+        "INFO game_type 1".to_string(),
+        format!("INFO rule {}", s.rules.mask()),
+    ];
+    if s.rules.line != 5 {
+        infos.push(format!("INFO line_length {}", s.rules.line));
+    }
+    if s.threads > 0 {
+        infos.push(format!("INFO thread_num {}", s.threads));
+    }
+    for line in infos {
+        brain.send(&line).map_err(|e| (Fault::Crash, e.to_string()))?;
+    }
+    Ok(())
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(60).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Plays one game: `seats[0]` is black (moves first), `seats[1]` white; `opening` stones are placed first.
+pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> GameResult {
+    let mut board = Board::new(s.width as i64, s.height as i64).expect("match sizes are checked");
+    for &p in opening {
+        board.play_unchecked(p);
+    }
+    let mut record = GameRecord {
+        width: s.width,
+        height: s.height,
+        rule: s.rules.mask(),
+        black: seats[0].name.clone(),
+        white: seats[1].name.clone(),
+        moves: opening.iter().map(|&p| (p, 0)).collect(),
+        opening_len: opening.len(),
+        winner: None,
+        reason: String::new(),
+    };
+    let mut times: [Vec<AnswerTime>; 2] = [vec![], vec![]];
+    let finish = |mut record: GameRecord, ending: Ending, winner: Option<Color>, times| {
+        record.winner = winner;
+        record.reason = ending.to_string();
+        GameResult { record, ending, winner, times }
+    };
+    // Step 1. START and INFO for both; a brain that fails here loses at once.
+    for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        if let Err((fault, detail)) = prepare(seats[i], s) {
+            seats[i].fault();
+            return finish(record, Ending::Fault(fault, detail), Some(color.opp()), times);
+        }
+    }
+    let mut used_ms = [0u64; 2];
+    let mut told_position = [false; 2];
+    loop {
+        // Step 2. Draws: the stone limit, a full board, no line left to complete.
+        if board.stone_count() >= s.max_stones {
+            return finish(record, Ending::StoneLimit, None, times);
+        }
+        if board.is_full() {
+            return finish(record, Ending::BoardFull, None, times);
+        }
+        if !s.rules.any_line_open(&board) {
+            return finish(record, Ending::DeadDraw, None, times);
+        }
+        // Step 3. Ask the side to move.
+        let side = board.side_to_move();
+        let i = side.index();
+        let left = (s.game_ms > 0).then(|| s.game_ms.saturating_sub(used_ms[i]));
+        let budget = match (s.turn_ms, left) {
+            (0, l) => l,
+            (t, Some(l)) => Some(t.min(l)),
+            (t, None) => Some(t),
+        };
+        let mut lines = vec![];
+        if let Some(l) = left {
+            lines.push(format!("INFO time_left {l}"));
+        }
+        if told_position[i] {
+            let last = board.last_move().expect("the opponent has moved");
+            lines.push(format!("TURN {last}"));
+        } else if board.stone_count() == 0 {
+            lines.push("BEGIN".into());
+        } else {
+            lines.push("BOARD".into());
+            for &p in board.history() {
+                let own = board.get(p) == crate::board::Cell::Stone(side);
+                lines.push(format!("{},{}", p, if own { 1 } else { 2 }));
+            }
+            lines.push("DONE".into());
+        }
+        told_position[i] = true;
+        let brain = match seats[i].brain(s.show_stderr) {
+            Ok(b) => b,
+            Err(e) => {
+                seats[i].fault();
+                return finish(record, Ending::Fault(Fault::CannotStart, e), Some(side.opp()), times);
+            }
+        };
+        let started = Instant::now();
+        let sent = lines.iter().try_for_each(|l| brain.send(l));
+        let deadline =
+            started + Duration::from_millis(budget.map_or(24 * 3600 * 1000, |b| b + s.tolerance_ms));
+        let mut skipped = vec![];
+        let answer = match sent {
+            Ok(()) => brain.recv_answer(deadline, &mut skipped),
+            Err(_) => Received::Closed,
+        };
+        let elapsed_us = started.elapsed().as_micros() as u64;
+        let elapsed = elapsed_us / 1000;
+        let fault = |f: Fault, detail: String| Ending::Fault(f, detail);
+        let ending = match answer {
+            Received::Line(line) => match parse_move(line.trim_end()) {
+                None => Some(fault(Fault::Malformed, format!("'{}'", clip(&line)))),
+                Some(_) if budget.is_some_and(|b| elapsed > b + s.tolerance_ms) => {
+                    Some(fault(Fault::Timeout, format!("{elapsed} ms")))
+                }
+                Some((x, y)) => {
+                    times[i].push(AnswerTime { elapsed_us, budget_ms: budget });
+                    used_ms[i] += elapsed;
+                    match board.pos(x, y) {
+                        None => Some(fault(Fault::OffBoard, format!("{x},{y}"))),
+                        Some(p) if !board.is_empty(p) => Some(fault(Fault::Occupied, p.to_string())),
+                        Some(p) => {
+                            record.moves.push((p, elapsed));
+                            match s.rules.verdict(&board, p) {
+                                Verdict::Foul(kind) => {
+                                    return finish(record, Ending::Foul(kind), Some(side.opp()), times);
+                                }
+                                Verdict::Win => return finish(record, Ending::Five, Some(side), times),
+                                Verdict::Continue => {
+                                    board.play_unchecked(p);
+                                    None
+                                }
+                            }
+                        }
+                    }
+                }
+            },
+            Received::Timeout => Some(fault(Fault::Timeout, format!("nothing after {elapsed} ms"))),
+            Received::Closed => Some(fault(Fault::Crash, String::new())),
+            Received::Flood => Some(fault(Fault::Malformed, "a flood of lines and no move".into())),
+        };
+        if let Some(ending) = ending {
+            seats[i].fault();
+            return finish(record, ending, Some(side.opp()), times);
+        }
+        if s.pause_ms > 0 {
+            std::thread::sleep(Duration::from_millis(s.pause_ms));
+        }
+    }
+}

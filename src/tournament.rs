@@ -1,0 +1,403 @@
+//! A match between engines: round robin or gauntlet, openings played with both colours, several games
+//! at once, results with error bars, an optional SPRT that stops early, game records.
+//!
+//! Scheduling: for every pairing (a, b) the games are numbered k = 0, 1, 2, …; game k uses opening
+//! k / 2 (in file order, or a seeded shuffle of it) and a plays black when k is even, so each opening is
+//! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
+//! never plays two games at once.
+//!
+//! Invariant: the runner never waits on a brain without a deadline ([`crate::referee`]), and every
+//! process it started is gone when [`run_match`] returns.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::{Color, Pos};
+use crate::elo::{Sprt, SprtVerdict, Wld};
+use crate::opening::Opening;
+use crate::referee::{Ending, GameResult, GameSettings, Seat, play_game};
+
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub command: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// The first engine against each other one, instead of every pair.
+    pub gauntlet: bool,
+    pub game: GameSettings,
+    pub games_per_pair: usize,
+    pub openings: Vec<Opening>,
+    /// Shuffle the openings with this seed (`None`: file order).
+    pub shuffle_seed: Option<u64>,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    /// A directory for one PSQ file per game.
+    pub psq_dir: Option<PathBuf>,
+    /// One SGF file for all games.
+    pub sgf: Option<PathBuf>,
+    /// Print a progress line on stderr after each game.
+    pub progress: bool,
+}
+
+/// One pairing's results from the first engine's side.
+#[derive(Clone, Debug, Default)]
+pub struct PairResult {
+    pub a: usize,
+    pub b: usize,
+    pub total: Wld,
+    /// With `a` as black, and as white.
+    pub a_black: Wld,
+    pub a_white: Wld,
+}
+
+/// One engine's answer times.
+#[derive(Clone, Debug, Default)]
+pub struct TimeStats {
+    pub answers: u64,
+    pub total_us: u64,
+    pub worst_us: u64,
+    /// The largest answer time as a fraction of its budget.
+    pub worst_fraction: f64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub names: Vec<String>,
+    pub pairs: Vec<PairResult>,
+    /// (engine, what happened) → games lost that way, for faults and fouls.
+    pub losses: BTreeMap<(usize, String), u32>,
+    pub times: Vec<TimeStats>,
+    pub games: usize,
+    pub scheduled: usize,
+    pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+    pub seconds: f64,
+}
+
+struct Job {
+    pair: usize,
+    black: usize,
+    white: usize,
+    opening: Option<usize>,
+    number: usize,
+}
+
+/// A small seeded generator for the opening shuffle (no dependency needed for one permutation).
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// Checks the configuration before anything is started.
+fn validate(cfg: &MatchConfig) -> Result<Vec<Vec<Pos>>, String> {
+    if cfg.engines.len() < 2 {
+        return Err("a match needs at least two engines".into());
+    }
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err("SPRT needs exactly two engines".into());
+    }
+    if cfg.games_per_pair == 0 {
+        return Err("games per pairing must be at least 1".into());
+    }
+    crate::board::Board::new(cfg.game.width as i64, cfg.game.height as i64).map_err(|e| e.to_string())?;
+    // An opening that does not fit this board is skipped with a warning, not the whole match refused
+    // (opening lists are often shared between board sizes).
+    let mut placed = vec![];
+    for (i, o) in cfg.openings.iter().enumerate() {
+        match o.place(cfg.game.width, cfg.game.height) {
+            Ok(p) => placed.push(p),
+            Err(e) => log::warn!("opening {} skipped: {e}", i + 1),
+        }
+    }
+    if placed.is_empty() && !cfg.openings.is_empty() {
+        return Err("no opening fits the board".into());
+    }
+    Ok(placed)
+}
+
+pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
+    let placed = validate(cfg)?;
+    let n = cfg.engines.len();
+    let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
+    };
+    let order: Vec<usize> = match cfg.shuffle_seed {
+        Some(seed) => shuffled(placed.len(), seed),
+        None => (0..placed.len()).collect(),
+    };
+    let mut jobs = VecDeque::new();
+    // Interleave the pairings so partial results cover all of them.
+    for k in 0..cfg.games_per_pair {
+        for (pi, &(a, b)) in pairs.iter().enumerate() {
+            let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
+            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
+        }
+    }
+    if let Some(dir) = &cfg.psq_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let scheduled = jobs.len();
+    let summary = Mutex::new(Summary {
+        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
+        times: vec![TimeStats::default(); n],
+        scheduled,
+        ..Default::default()
+    });
+    let sgf = Mutex::new(String::new());
+    let queue = Mutex::new(jobs);
+    let stop = AtomicBool::new(false);
+    let began = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            scope.spawn(|| {
+                let mut seats: Vec<Seat> =
+                    cfg.engines.iter().map(|e| Seat::new(e.name.clone(), e.command.clone())).collect();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                        break;
+                    };
+                    let opening = job.opening.map_or(&[][..], |i| &placed[i][..]);
+                    let result = {
+                        let (b, w) = two_mut(&mut seats, job.black, job.white);
+                        play_game(&cfg.game, opening, [b, w])
+                    };
+                    let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
+                    tally(&mut s, &job, &result);
+                    if let Some(sprt) = cfg.sprt {
+                        let r = s.pairs[0].total;
+                        let verdict = sprt.verdict(&r);
+                        s.sprt = Some((sprt, sprt.llr(&r), verdict));
+                        if verdict != SprtVerdict::Continue {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    if cfg.progress {
+                        let line = progress_line(&s, &job, &result, began);
+                        let _ = writeln!(std::io::stderr(), "{line}");
+                    }
+                    drop(s);
+                    if let Some(dir) = &cfg.psq_dir {
+                        let path = dir.join(format!("game-{:05}.psq", job.number));
+                        if let Err(e) = std::fs::write(&path, result.record.psq()) {
+                            log::warn!("{}: {e}", path.display());
+                        }
+                    }
+                    if cfg.sgf.is_some() {
+                        sgf.lock().unwrap_or_else(|e| e.into_inner()).push_str(&result.record.sgf());
+                    }
+                }
+                for seat in &mut seats {
+                    seat.close();
+                }
+            });
+        }
+    });
+    if let Some(path) = &cfg.sgf {
+        let text = sgf.into_inner().unwrap_or_else(|e| e.into_inner());
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
+    s.seconds = began.elapsed().as_secs_f64();
+    Ok(s)
+}
+
+/// Two distinct seats borrowed at once.
+fn two_mut(seats: &mut [Seat], i: usize, j: usize) -> (&mut Seat, &mut Seat) {
+    debug_assert_ne!(i, j);
+    if i < j {
+        let (lo, hi) = seats.split_at_mut(j);
+        (&mut lo[i], &mut hi[0])
+    } else {
+        let (lo, hi) = seats.split_at_mut(i);
+        (&mut hi[0], &mut lo[j])
+    }
+}
+
+fn tally(s: &mut Summary, job: &Job, r: &GameResult) {
+    s.games += 1;
+    let pair = &mut s.pairs[job.pair];
+    let a_is_black = pair.a == job.black;
+    let black_view = match r.winner {
+        Some(Color::Black) => Wld { wins: 1, ..Default::default() },
+        Some(Color::White) => Wld { losses: 1, ..Default::default() },
+        None => Wld { draws: 1, ..Default::default() },
+    };
+    let a_view = if a_is_black { black_view } else { black_view.flip() };
+    pair.total.add(a_view);
+    if a_is_black {
+        pair.a_black.add(a_view)
+    } else {
+        pair.a_white.add(a_view)
+    }
+    if let Some(w) = r.winner {
+        let loser = if w == Color::Black { job.white } else { job.black };
+        let what = match &r.ending {
+            Ending::Fault(f, _) => Some(f.to_string()),
+            Ending::Foul(k) => Some(format!("renju foul ({k})")),
+            _ => None,
+        };
+        if let Some(what) = what {
+            *s.losses.entry((loser, what)).or_default() += 1;
+        }
+    }
+    for (side, engine) in [(0, job.black), (1, job.white)] {
+        let t = &mut s.times[engine];
+        for a in &r.times[side] {
+            t.answers += 1;
+            t.total_us += a.elapsed_us;
+            t.worst_us = t.worst_us.max(a.elapsed_us);
+            if let Some(b) = a.budget_ms.filter(|&b| b > 0) {
+                t.worst_fraction = t.worst_fraction.max(a.elapsed_us as f64 / (1000.0 * b as f64));
+            }
+        }
+    }
+}
+
+fn progress_line(s: &Summary, job: &Job, r: &GameResult, began: Instant) -> String {
+    let done = s.games;
+    let elapsed = began.elapsed().as_secs_f64();
+    let eta = if done > 0 { elapsed / done as f64 * (s.scheduled.saturating_sub(done)) as f64 } else { 0.0 };
+    let p = &s.pairs[job.pair];
+    let result = match r.winner {
+        Some(Color::Black) => "1-0",
+        Some(Color::White) => "0-1",
+        None => "1/2",
+    };
+    format!(
+        "[{done}/{}] {} vs {} {result} ({}); {} vs {}: {:.1}/{} ({:.1}%), eta {}",
+        s.scheduled,
+        s.names[job.black],
+        s.names[job.white],
+        r.ending,
+        s.names[p.a],
+        s.names[p.b],
+        p.total.points(),
+        p.total.games(),
+        100.0 * p.total.score(),
+        duration(eta)
+    )
+}
+
+fn duration(secs: f64) -> String {
+    let s = secs.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
+fn elo_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.0}")
+    } else if e > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+impl Summary {
+    /// The results as a table for people.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} games in {}", self.games, duration(self.seconds));
+        for p in &self.pairs {
+            let (a, b) = (&self.names[p.a], &self.names[p.b]);
+            let t = p.total;
+            let (elo, err) = t.elo();
+            let err = if err.is_finite() { format!("{err:.0}") } else { "inf".into() };
+            let _ = writeln!(
+                out,
+                "{a} vs {b}: +{} -{} ={}  score {:.1}/{} = {:.1}% ± {:.1}%  Elo {} ± {}",
+                t.wins,
+                t.losses,
+                t.draws,
+                t.points(),
+                t.games(),
+                100.0 * t.score(),
+                100.0 * t.score_error(),
+                elo_text(elo),
+                err
+            );
+            for (label, r) in [("black", p.a_black), ("white", p.a_white)] {
+                let _ = writeln!(out, "  {a} as {label}: +{} -{} ={}", r.wins, r.losses, r.draws);
+            }
+        }
+        if let Some((sprt, llr, verdict)) = &self.sprt {
+            let (lo, hi) = sprt.bounds();
+            let v = match verdict {
+                SprtVerdict::AcceptH0 => "H0 accepted",
+                SprtVerdict::AcceptH1 => "H1 accepted",
+                SprtVerdict::Continue => "no decision",
+            };
+            let _ = writeln!(
+                out,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} in [{lo:.2}, {hi:.2}], {v}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+        }
+        let _ = writeln!(out, "answer times (mean / worst / worst share of the budget):");
+        for (i, t) in self.times.iter().enumerate() {
+            let mean = if t.answers > 0 { t.total_us as f64 / t.answers as f64 / 1000.0 } else { 0.0 };
+            let _ = writeln!(
+                out,
+                "  {}: {mean:.2} ms / {:.2} ms / {:.1}% over {} answers",
+                self.names[i],
+                t.worst_us as f64 / 1000.0,
+                100.0 * t.worst_fraction,
+                t.answers
+            );
+        }
+        if self.losses.is_empty() {
+            let _ = writeln!(out, "faults: none");
+        } else {
+            let _ = writeln!(out, "games lost to faults and fouls:");
+            for ((engine, what), count) in &self.losses {
+                let _ = writeln!(out, "  {}: {count} x {what}", self.names[*engine]);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_is_a_permutation_and_repeatable() {
+        let a = shuffled(41, 7);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..41).collect::<Vec<_>>());
+        assert_eq!(a, shuffled(41, 7));
+        assert_ne!(a, shuffled(41, 8));
+    }
+}

@@ -1,0 +1,102 @@
+//! The match runner against brains that misbehave on purpose (`tests/fault-engines/*.sh`): each fault
+//! must lose the game with the right reason, the good engine must lose nothing, and the run must end.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use quincunx::referee::GameSettings;
+use quincunx::rules::Rules;
+use quincunx::tournament::{EngineSpec, MatchConfig, Summary, run_match};
+
+fn fault_engine(name: &str) -> EngineSpec {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
+    EngineSpec { name: name.to_string(), command: vec!["bash".into(), path.to_string_lossy().into_owned()] }
+}
+
+fn ours() -> EngineSpec {
+    EngineSpec { name: "quincunx".into(), command: vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()] }
+}
+
+/// Two games (one with each colour) of our engine against `fault`, with a watchdog: a runner that hangs
+/// fails the test instead of hanging it.
+fn play_against(fault: &str) -> Summary {
+    let cfg = MatchConfig {
+        engines: vec![ours(), fault_engine(fault)],
+        gauntlet: false,
+        game: GameSettings {
+            rules: Rules::default(),
+            width: 15,
+            height: 15,
+            turn_ms: 300,
+            game_ms: 0,
+            tolerance_ms: 200,
+            start_timeout_ms: 2000,
+            max_memory: 64 << 20,
+            threads: 1,
+            max_stones: 225,
+            pause_ms: 0,
+            show_stderr: false,
+        },
+        games_per_pair: 2,
+        openings: vec![],
+        shuffle_seed: None,
+        concurrency: 2,
+        sprt: None,
+        psq_dir: None,
+        sgf: None,
+        progress: false,
+    };
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(run_match(&cfg));
+    });
+    rx.recv_timeout(Duration::from_secs(60)).expect("the match runner did not finish").expect("match runs")
+}
+
+/// Games our engine (index 0) won, and how the fault engine (index 1) lost them.
+fn check(s: &Summary, reason: &str) {
+    let r = s.pairs[0].total;
+    assert_eq!((r.wins, r.losses, r.draws), (2, 0, 0), "{}", s.render());
+    assert_eq!(s.losses.get(&(1, reason.to_string())), Some(&2), "{}", s.render());
+    assert!(s.losses.keys().all(|(e, _)| *e == 1), "our engine faulted:\n{}", s.render());
+}
+
+#[test]
+fn a_hanging_engine_loses_on_time() {
+    check(&play_against("hang"), "no answer in time");
+}
+
+#[test]
+fn a_crashing_engine_loses() {
+    check(&play_against("crash"), "crashed or exited");
+}
+
+#[test]
+fn garbage_answers_lose() {
+    check(&play_against("garbage"), "malformed answer");
+}
+
+#[test]
+fn occupied_points_lose() {
+    check(&play_against("occupied"), "move on an occupied point");
+}
+
+#[test]
+fn a_bad_start_answer_loses() {
+    check(&play_against("bad_start"), "did not answer OK to START");
+}
+
+#[test]
+fn an_engine_that_ignores_end_is_killed() {
+    let s = play_against("ignore_end");
+    let r = s.pairs[0].total;
+    assert_eq!(r.games(), 2);
+    assert!(s.losses.is_empty(), "{}", s.render());
+    // Its whole process group is gone once the match returns.
+    let left = std::process::Command::new("pgrep").args(["-f", "fault-engines/ignore_end.sh"]).output();
+    if let Ok(out) = left {
+        assert!(out.stdout.is_empty(), "left behind: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}
