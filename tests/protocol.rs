@@ -60,7 +60,7 @@ fn main() {
     }
     let verdict = if failed == 0 { "ok" } else { "FAILED" };
     println!(
-        "\ntest result: {verdict}. {passed} passed; {failed} failed; 0 ignored; 0 measured; 0 filtered out\n"
+        "\ntest result: {verdict}. {passed} passed; {failed} failed; 0 ignored; 0 measured; {filtered_out} filtered out\n"
     );
     if failed > 0 {
         std::process::exit(101);
