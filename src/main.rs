@@ -18,6 +18,7 @@ const USAGE: &str = "\
 usage: pbrain-quincunx [--player weights] [--table tuple|proportional] [--style balanced|defensive]
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --help
+       pbrain-quincunx script [--engine CMD] [-v] FILE...
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player weights   the classic weight-matrix player (the default for now)
@@ -59,8 +60,13 @@ fn main() -> Result<()> {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("match") {
-        return match_command(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("match") => return match_command(&args[1..]),
+        Some("script") => {
+            let ok = script_command(&args[1..])?;
+            std::process::exit(if ok { 0 } else { 1 });
+        }
+        _ => {}
     }
     let player = parse_player(&args)?;
     let engine = Engine::new(player);
@@ -101,6 +107,71 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
         }
     }
     Ok(Arc::new(wm))
+}
+
+const SCRIPT_USAGE: &str = "\
+usage: pbrain-quincunx script [--engine CMD] [-v] FILE...
+
+Runs each protocol script against a fresh process of the engine (this program by default) and reports
+every failed step (every step with -v, skipped MESSAGE/DEBUG lines included). Exit status 0 only when
+all scripts pass. The script format is described in protocol-tests/README.md.
+  --engine CMD   the engine command with its arguments, quoted as one word
+  -v, --verbose  show every step";
+
+/// `pbrain-quincunx script …`: true when every script passed.
+fn script_command(args: &[String]) -> Result<bool> {
+    use quincunx::script::{Script, run};
+    let mut engine =
+        vec![std::env::current_exe().context("cannot find this program")?.to_string_lossy().into_owned()];
+    let mut verbose = false;
+    let mut files = vec![];
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--engine" => {
+                let v = it.next().with_context(|| format!("--engine needs a value\n{SCRIPT_USAGE}"))?;
+                engine = split_command(v).map_err(anyhow::Error::msg)?;
+            }
+            "-v" | "--verbose" => verbose = true,
+            "-h" | "--help" => {
+                println!("{SCRIPT_USAGE}");
+                return Ok(true);
+            }
+            f if f.starts_with('-') => bail!("unknown script option '{f}'\n{SCRIPT_USAGE}"),
+            f => files.push(f.to_string()),
+        }
+    }
+    if files.is_empty() {
+        bail!("no script given\n{SCRIPT_USAGE}");
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for file in &files {
+        let outcome = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read: {e}"))
+            .and_then(|text| Script::parse(file, &text))
+            .map(|script| run(&script, &engine));
+        match outcome {
+            Ok(report) => {
+                let ok = report.passed();
+                let steps = report.steps.len();
+                let bad = report.steps.iter().filter(|s| !s.passed).count();
+                if ok {
+                    passed += 1;
+                    println!("PASS {file} ({steps} steps)");
+                } else {
+                    failed += 1;
+                    println!("FAIL {file} ({bad} of {steps} steps failed)");
+                }
+                print!("{}", report.render(verbose));
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {file}: {e}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
 }
 
 /// `pbrain-quincunx match …`
