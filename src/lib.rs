@@ -16,18 +16,24 @@
 //! - [`tournament`]: matches (round robin, gauntlet, openings, concurrency) and their results;
 //! - [`elo`]: score, Elo and SPRT; [`opening`]: offset-format openings; [`record`]: PSQ and SGF.
 
+pub mod bench;
 pub mod board;
 pub mod brain;
 pub mod elo;
 pub mod engine;
 pub mod opening;
+pub mod pattern;
+pub mod position;
 pub mod protocol;
 pub mod record;
 pub mod referee;
 pub mod renju;
 pub mod rules;
 pub mod script;
+pub mod search;
 pub mod swap2;
+pub mod threat;
 pub mod timeman;
 pub mod tournament;
+pub mod tt;
 pub mod weights;

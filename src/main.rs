@@ -11,17 +11,20 @@ use quincunx::engine::{Engine, Player};
 use quincunx::opening::parse_openings;
 use quincunx::referee::GameSettings;
 use quincunx::rules::{Rules, Variant};
+use quincunx::search::SearchPlayer;
 use quincunx::tournament::{EngineSpec, MatchConfig, run_match};
 use quincunx::weights::{Style, Table, WeightMatrix};
 
 const USAGE: &str = "\
-usage: pbrain-quincunx [--player weights] [--table tuple|proportional] [--style balanced|defensive]
+usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
+       pbrain-quincunx bench [DEPTH]
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
-  --player weights   the classic weight-matrix player (the default for now)
+  --player search    threat-space and alpha-beta search (the default)
+  --player weights   the classic weight-matrix player (the baseline)
   --table T          its weight table: tuple (5-tuple, default) or proportional
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
@@ -62,6 +65,14 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("match") => return match_command(&args[1..]),
+        Some("bench") => {
+            let depth = match args.get(1) {
+                Some(d) => d.parse().with_context(|| format!("bench depth '{d}' is not a number"))?,
+                None => quincunx::bench::DEFAULT_DEPTH,
+            };
+            print!("{}", quincunx::bench::run(depth));
+            return Ok(());
+        }
         Some("script") => {
             let ok = script_command(&args[1..])?;
             std::process::exit(if ok { 0 } else { 1 });
@@ -76,13 +87,15 @@ fn main() -> Result<()> {
 
 fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
     let mut wm = WeightMatrix::default();
+    let mut weights = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value =
             |name: &str| it.next().cloned().with_context(|| format!("{name} needs a value\n{USAGE}"));
         match a.as_str() {
             "--player" => match value("--player")?.as_str() {
-                "weights" => {}
+                "weights" => weights = true,
+                "search" => weights = false,
                 other => bail!("unknown player '{other}'\n{USAGE}"),
             },
             "--table" => {
@@ -106,7 +119,7 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
             other => bail!("unknown argument '{other}'\n{USAGE}"),
         }
     }
-    Ok(Arc::new(wm))
+    if weights { Ok(Arc::new(wm)) } else { Ok(Arc::new(SearchPlayer::default())) }
 }
 
 const SCRIPT_USAGE: &str = "\

@@ -22,7 +22,9 @@ fn main() {
         .collect();
     files.sort();
     let filtered_out = all.len() - files.len();
-    let engine = vec![env!("CARGO_BIN_EXE_pbrain-quincunx").to_string()];
+    // The scenarios test the protocol, so they run the classic player, whose answers are instant and
+    // deterministic; a scenario's own `args --player search` (later on the command line) overrides it.
+    let engine = vec![env!("CARGO_BIN_EXE_pbrain-quincunx").to_string(), "--player".into(), "weights".into()];
     println!("\nrunning {} tests", files.len());
     let failures = Mutex::new(vec![]);
     let next = Mutex::new(files.iter());

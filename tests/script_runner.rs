@@ -11,6 +11,7 @@ const GAME: &str = "\
 limit 500
 > START 15
 < OK
+> INFO timeout_turn 200
 > BEGIN
 <move
 > TURN 0,0

@@ -1,0 +1,376 @@
+//! Line patterns: what one stone makes on one line, looked up in a table built once per rule set.
+//!
+//! For an empty cell and a direction, the window of `L` cells on each side (the cell itself in the
+//! middle) is read from one colour's point of view: own stone, empty, blocked (an opponent stone, or
+//! the edge). Under caro the edge and an opponent stone differ (only stones close a five), so caro
+//! reads four kinds of cell. The window is a number in that radix; the table maps it to the
+//! [`Shape`] the line takes when our stone goes on the middle cell:
+//!
+//! ```text
+//! Five        x x x x [x]          the move wins
+//! F4          . x x x [x] .        two ways to five: cannot be stopped
+//! DoubleFour  x . x [x] x . x      two fours on one line (a renju foul for black)
+//! B4          o x x x [x] .        one way to five
+//! F3          . . x [x] x . .      one more stone makes an F4
+//! B3          o x x [x] . .        one more stone makes a B4
+//! F2, B2      one more stone makes an F3 / a B3;  F1, B1 likewise a two
+//! Overline    x x x [x] x x        too long where overlines do not win (exact five, renju black)
+//! ```
+//!
+//! The shapes are defined recursively (a three is what one stone turns into a four), which the table
+//! builder computes with memoisation over windows. Only runs through the middle cell count: the
+//! window says what *this* stone does on *this* line. Cells beyond the window are taken as empty.
+//!
+//! Invariants: tables are immutable once built; `half` (L) is K − 1 where longer lines also win, K
+//! where they do not (the cell past a five must be seen) and under caro (so must its ends).
+
+use crate::rules::{Rules, Variant};
+
+/// What a stone makes on one line (ordered from nothing to a win, except `Overline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(u8)]
+pub enum Shape {
+    #[default]
+    None = 0,
+    B1,
+    F1,
+    B2,
+    F2,
+    B3,
+    F3,
+    B4,
+    F4,
+    DoubleFour,
+    Five,
+    Overline,
+}
+
+impl Shape {
+    pub const COUNT: usize = 12;
+
+    fn from_u8(v: u8) -> Shape {
+        use Shape::*;
+        [None, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five, Overline][v as usize]
+    }
+
+    /// A four of either kind (one more stone wins).
+    #[inline]
+    pub fn is_four(self) -> bool {
+        matches!(self, Shape::B4 | Shape::F4 | Shape::DoubleFour)
+    }
+
+    /// The shape one level lower: what a stone that lets us reach `self` makes now.
+    fn demote(self) -> Shape {
+        match self {
+            Shape::F4 | Shape::DoubleFour => Shape::F3,
+            Shape::B4 => Shape::B3,
+            Shape::F3 => Shape::F2,
+            Shape::B3 => Shape::B2,
+            Shape::F2 => Shape::F1,
+            Shape::B2 => Shape::B1,
+            _ => Shape::None,
+        }
+    }
+}
+
+/// How one colour wins on a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LineRule {
+    k: usize,
+    /// Longer runs do not win.
+    exact: bool,
+    /// A run of exactly K closed by opponent stones at both ends does not win.
+    caro: bool,
+}
+
+const OWN: u8 = 0;
+const EMPTY: u8 = 1;
+const BLOCK: u8 = 2;
+/// The edge, under caro only (it blocks a line but does not close a five).
+const EDGE: u8 = 3;
+
+/// The shape table of one colour.
+#[derive(Debug)]
+pub struct ShapeTable {
+    table: Vec<u8>,
+}
+
+/// Both colours' tables and how to read windows for them.
+#[derive(Debug)]
+pub struct Patterns {
+    /// L: cells read on each side.
+    pub half: usize,
+    /// 3, or 4 under caro.
+    pub radix: u32,
+    pub tables: [ShapeTable; 2],
+    pub rules: Rules,
+}
+
+/// Largest table we build (entries); rule sets that would need more are not searched.
+const MAX_ENTRIES: usize = 1 << 21;
+
+impl Patterns {
+    /// The tables for `rules`, or `None` when the window would be too large (long line lengths).
+    pub fn new(rules: &Rules) -> Option<Patterns> {
+        let k = rules.line as usize;
+        let line_rule = |black: bool| match rules.variant {
+            Variant::Freestyle => LineRule { k, exact: false, caro: false },
+            Variant::Exact => LineRule { k, exact: true, caro: false },
+            Variant::Renju => LineRule { k: 5, exact: black, caro: false },
+            Variant::Caro { exact } => LineRule { k: 5, exact, caro: true },
+        };
+        let rb = line_rule(true);
+        let rw = line_rule(false);
+        let needs_k = |r: LineRule| r.exact || r.caro;
+        let half = if needs_k(rb) || needs_k(rw) { k } else { k - 1 };
+        let radix = if matches!(rules.variant, Variant::Caro { .. }) { 4 } else { 3 };
+        let entries = (radix as usize).checked_pow(2 * half as u32)?;
+        if entries > MAX_ENTRIES {
+            return None;
+        }
+        let build = |r: LineRule| ShapeTable { table: Builder::new(r, half, radix).build() };
+        let black = build(rb);
+        let white = if rb == rw { ShapeTable { table: black.table.clone() } } else { build(rw) };
+        Some(Patterns { half, radix, tables: [black, white], rules: *rules })
+    }
+
+    /// The shape for colour `c` (0 black, 1 white) of a window key.
+    #[inline]
+    pub fn shape(&self, c: usize, key: usize) -> Shape {
+        Shape::from_u8(self.tables[c].table[key])
+    }
+
+    /// The digit of a cell for the window key: `cell` is 0 black, 1 white, 2 empty, 3 edge.
+    #[inline]
+    pub fn digit(&self, c: usize, cell: u8) -> usize {
+        match cell {
+            2 => EMPTY as usize,
+            3 if self.radix == 4 => EDGE as usize,
+            3 => BLOCK as usize,
+            x if x as usize == c => OWN as usize,
+            _ => BLOCK as usize,
+        }
+    }
+}
+
+/// Computes a table by memoised recursion over windows (the middle cell is always our stone and is
+/// not part of the key).
+struct Builder {
+    rule: LineRule,
+    half: usize,
+    radix: u32,
+    memo: Vec<u8>,
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+/// A run of at least K through the middle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Win,
+    /// Too long where overlines do not win.
+    Overline,
+    /// Caro: exactly K, closed by opponent stones at both ends.
+    Closed,
+}
+
+impl Builder {
+    fn new(rule: LineRule, half: usize, radix: u32) -> Builder {
+        let n = (radix as usize).pow(2 * half as u32);
+        Builder { rule, half, radix, memo: vec![UNKNOWN; n] }
+    }
+
+    fn build(mut self) -> Vec<u8> {
+        for key in 0..self.memo.len() {
+            self.shape_of(key);
+        }
+        self.memo
+    }
+
+    /// Window cells, the middle (own) included, from a key. Digit i of the key is cell i of the window
+    /// without the middle, least significant first.
+    fn decode(&self, mut key: usize) -> Vec<u8> {
+        let mut cells = Vec::with_capacity(2 * self.half + 1);
+        for i in 0..2 * self.half {
+            if i == self.half {
+                cells.push(OWN);
+            }
+            cells.push((key % self.radix as usize) as u8);
+            key /= self.radix as usize;
+        }
+        if self.half == 0 {
+            cells.push(OWN);
+        }
+        cells
+    }
+
+    fn encode(&self, cells: &[u8]) -> usize {
+        let mut key = 0;
+        for (i, &c) in cells.iter().enumerate().rev() {
+            if i == self.half {
+                continue;
+            }
+            key = key * self.radix as usize + c as usize;
+        }
+        key
+    }
+
+    /// The run of own stones through the middle: (first, last) indices.
+    fn run(&self, cells: &[u8]) -> (usize, usize) {
+        let mid = self.half;
+        let (mut lo, mut hi) = (mid, mid);
+        while lo > 0 && cells[lo - 1] == OWN {
+            lo -= 1;
+        }
+        while hi + 1 < cells.len() && cells[hi + 1] == OWN {
+            hi += 1;
+        }
+        (lo, hi)
+    }
+
+    /// What the run through the middle is: `None` when short of K.
+    fn wins(&self, cells: &[u8]) -> Option<Run> {
+        let (lo, hi) = self.run(cells);
+        let len = hi - lo + 1;
+        let r = self.rule;
+        if len < r.k {
+            return None;
+        }
+        if len > r.k {
+            return Some(if r.exact { Run::Overline } else { Run::Win });
+        }
+        if r.caro {
+            // Beyond the window counts as open.
+            let before = if lo > 0 { cells[lo - 1] } else { EMPTY };
+            let after = cells.get(hi + 1).copied().unwrap_or(EMPTY);
+            if before == BLOCK && after == BLOCK {
+                return Some(Run::Closed);
+            }
+        }
+        Some(Run::Win)
+    }
+
+    fn shape_of(&mut self, key: usize) -> Shape {
+        if self.memo[key] != UNKNOWN {
+            return Shape::from_u8(self.memo[key]);
+        }
+        let mut cells = self.decode(key);
+        let shape = match self.wins(&cells) {
+            Some(Run::Win) => Shape::Five,
+            Some(Run::Overline) => Shape::Overline,
+            // A caro five closed at both ends: this line is dead for us.
+            Some(Run::Closed) => Shape::None,
+            None => self.shape_below_five(&mut cells),
+        };
+        self.memo[key] = shape as u8;
+        shape
+    }
+
+    fn shape_below_five(&mut self, cells: &mut [u8]) -> Shape {
+        // Five points: empty cells whose stone makes a winning run through the middle.
+        let mut fives = vec![];
+        for i in 0..cells.len() {
+            if cells[i] != EMPTY {
+                continue;
+            }
+            cells[i] = OWN;
+            let (lo, hi) = self.run(cells);
+            if lo <= i && i <= hi && self.wins(cells) == Some(Run::Win) {
+                fives.push(i);
+            }
+            cells[i] = EMPTY;
+        }
+        match fives.len() {
+            0 => {}
+            1 => return Shape::B4,
+            2 if fives[1] - fives[0] == self.rule.k => return Shape::F4,
+            _ => return Shape::DoubleFour,
+        }
+        // Below a four: the best shape one more stone reaches, one level down.
+        let mut best = Shape::None;
+        for i in 0..cells.len() {
+            if cells[i] != EMPTY {
+                continue;
+            }
+            cells[i] = OWN;
+            let next = self.shape_of(self.encode(cells));
+            cells[i] = EMPTY;
+            let here = if next == Shape::Overline { Shape::None } else { next.demote() };
+            best = best.max(here);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shape of the middle `*` of a one-line picture (`x` own, `.` empty, `o` blocked, `|` edge),
+    /// black's table under `rules`.
+    fn shape(rules: &Rules, line: &str) -> Shape {
+        let p = Patterns::new(rules).unwrap();
+        let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        let mid = cells.iter().position(|&c| c == '*').unwrap();
+        let mut key = 0;
+        // digits least significant first: window index 0 is the leftmost cell
+        let h = p.half as i64;
+        for off in (-h..=h).rev() {
+            if off == 0 {
+                continue;
+            }
+            let idx = mid as i64 + off;
+            let c = if idx < 0 || idx >= cells.len() as i64 { '.' } else { cells[idx as usize] };
+            let d = match c {
+                'x' => OWN,
+                '.' => EMPTY,
+                '|' if p.radix == 4 => EDGE,
+                _ => BLOCK,
+            };
+            key = key * p.radix as usize + d as usize;
+        }
+        p.shape(0, key)
+    }
+
+    fn free() -> Rules {
+        Rules::default()
+    }
+
+    #[test]
+    fn freestyle_shapes() {
+        let r = free();
+        assert_eq!(shape(&r, ". x x * x x ."), Shape::Five);
+        assert_eq!(shape(&r, ". x x * x x x"), Shape::Five, "overline wins");
+        assert_eq!(shape(&r, ". . x * x x . ."), Shape::F4);
+        assert_eq!(shape(&r, ". o x * x x . ."), Shape::B4);
+        assert_eq!(shape(&r, ". x . * x x . ."), Shape::B4);
+        assert_eq!(shape(&r, "x . x * x . x"), Shape::DoubleFour);
+        assert_eq!(shape(&r, ". . . * x . . ."), Shape::F2);
+        assert_eq!(shape(&r, ". . x * x . . ."), Shape::F3);
+        assert_eq!(shape(&r, "o x * x . . . ."), Shape::B3);
+        assert_eq!(shape(&r, "o x * x . o"), Shape::None, "no room for five");
+    }
+
+    #[test]
+    fn exact_shapes() {
+        let r = Rules::from_mask(1, 5).0;
+        assert_eq!(shape(&r, ". x x * x x x"), Shape::Overline);
+        assert_eq!(shape(&r, "x . x * x . ."), Shape::B4, "the gap would make six");
+        assert_eq!(shape(&r, ". x x * x x ."), Shape::Five);
+    }
+
+    #[test]
+    fn caro_shapes() {
+        let r = Rules::from_mask(8, 5).0;
+        assert_eq!(shape(&r, "o x x * x x o"), Shape::None);
+        assert_eq!(shape(&r, "| x x * x x o"), Shape::Five, "the edge does not close a five");
+        assert_eq!(shape(&r, "o x x * x . o"), Shape::None, "its only five would be closed");
+        assert_eq!(shape(&r, "o x x * x . ."), Shape::B4);
+    }
+
+    #[test]
+    fn long_lines_are_refused() {
+        assert!(Patterns::new(&Rules::from_mask(1, 8).0).is_none());
+        assert!(Patterns::new(&Rules::from_mask(0, 6).0).is_some());
+    }
+}

@@ -1,0 +1,539 @@
+//! The search's position: the board plus what the search asks of it at every node, kept up to date
+//! move by move instead of recomputed.
+//!
+//! For every empty cell and colour it keeps the four line [`Shape`]s a stone there would make, their
+//! combination into a threat [`Class`], and the cell's weight (the weight matrix of the classic player,
+//! with line shapes in place of stone counts). A move changes only the cells within `L` of it on its
+//! four lines, so `play`/`undo` recompute just those. It also keeps per-colour counts of each class,
+//! the sum of the cell weights, which cells are near stones (move candidates), and a Zobrist hash.
+//!
+//! Invariants (checked by `debug_validate` in tests):
+//! - for every empty cell, `shapes`, `class` and `weight` equal what a fresh computation gives;
+//! - `class_count[c][k]` is the number of empty cells whose class for colour c is k;
+//! - `weight_sum[c]` is the sum of the empty cells' weights for c;
+//! - `hash` is the XOR of the keys of the stones on the board and of the side to move;
+//! - the mirrored [`Board`] holds the same stones (renju's forbidden test reads it).
+//!
+//! Renju: black's cells whose shapes make a foul certain (an overline or two fours) are class
+//! `Forbidden`; cells with two or more threes may be fouls or not (recursive rule) and are class
+//! `MaybeForbidden`, which [`Position::legal_for`] resolves with the full test on demand.
+
+use std::sync::Arc;
+
+use crate::board::{Board, Color, Pos};
+use crate::pattern::{Patterns, Shape};
+use crate::rules::Variant;
+
+/// What a stone on a cell makes for one colour, all four lines together (best first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Class {
+    None = 0,
+    /// Twos and ones only.
+    Quiet,
+    /// One open three and nothing stronger.
+    F3,
+    /// Two open threes (renju black: possibly a foul; see `MaybeForbidden`).
+    F3x2,
+    /// One closed four and nothing stronger.
+    B4,
+    /// A closed four with an open three: wins unless the four's answer defends.
+    B4F3,
+    /// An open four or two fours: wins in two moves unless the opponent has a five.
+    Flex4,
+    /// Wins now.
+    Five,
+    /// Renju black: a certain foul (overline, two fours) that is not a five.
+    Forbidden,
+    /// Renju black: two or more threes; a foul only if the threes are real.
+    MaybeForbidden,
+}
+
+impl Class {
+    pub const COUNT: usize = 10;
+
+    /// The four classes: the opponent must answer a stone here at once.
+    #[inline]
+    pub fn is_four(self) -> bool {
+        matches!(self, Class::B4 | Class::B4F3 | Class::Flex4)
+    }
+}
+
+/// The cell contents: black, white, empty, wall (the padding around the board).
+pub const BLACK: u8 = 0;
+pub const WHITE: u8 = 1;
+pub const EMPTY: u8 = 2;
+pub const WALL: u8 = 3;
+
+/// The weight of one line shape for a cell (the classic weight matrix, with shapes for counts).
+pub const SHAPE_WEIGHT: [i32; Shape::COUNT] = [
+    0,    // None
+    1,    // B1
+    3,    // F1
+    6,    // B2
+    20,   // F2
+    22,   // B3
+    80,   // F3
+    90,   // B4
+    400,  // F4
+    400,  // DoubleFour
+    2000, // Five
+    0,    // Overline
+];
+
+/// Extra weight for combinations on one cell, by class.
+pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0, 0];
+
+/// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub width: usize,
+    pub height: usize,
+    stride: usize,
+    pad: usize,
+    cells: Vec<u8>,
+    dirs: [isize; 4],
+    shapes: Vec<[[Shape; 4]; 2]>,
+    class: Vec<[Class; 2]>,
+    weight: Vec<[i32; 2]>,
+    near: Vec<u8>,
+    class_count: [[u32; Class::COUNT]; 2],
+    weight_sum: [i64; 2],
+    hash: u64,
+    history: Vec<usize>,
+    side: Color,
+    board: Board,
+    pats: Arc<Patterns>,
+    renju: bool,
+}
+
+/// A hash key per (cell, colour): splitmix64 of the index, so no table is needed.
+#[inline]
+fn zobrist(idx: usize, c: usize) -> u64 {
+    let mut z = (idx as u64 * 2 + c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const SIDE_KEY: u64 = 0x5bd1_e995_1234_5678;
+
+impl Position {
+    /// The position of `board` under the rules the patterns were built for.
+    pub fn new(board: &Board, pats: Arc<Patterns>) -> Position {
+        let pad = pats.half.max(2);
+        let (w, h) = (board.width(), board.height());
+        let stride = w + 2 * pad;
+        let rows = h + 2 * pad;
+        let n = stride * rows;
+        let mut pos = Position {
+            width: w,
+            height: h,
+            stride,
+            pad,
+            cells: vec![WALL; n],
+            dirs: [1, stride as isize, stride as isize + 1, 1 - stride as isize],
+            shapes: vec![[[Shape::None; 4]; 2]; n],
+            class: vec![[Class::None; 2]; n],
+            weight: vec![[0; 2]; n],
+            near: vec![0; n],
+            class_count: [[0; Class::COUNT]; 2],
+            weight_sum: [0; 2],
+            hash: 0,
+            history: vec![],
+            side: Color::Black,
+            board: Board::new(w as i64, h as i64).expect("board sizes are valid"),
+            renju: pats.rules.variant == Variant::Renju,
+            pats,
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let i = pos.index(Pos::new(x, y));
+                pos.cells[i] = EMPTY;
+            }
+        }
+        // Stones first (quietly), then every cell's patterns from scratch.
+        for &p in board.history() {
+            let i = pos.index(p);
+            let c = match board.get(p) {
+                crate::board::Cell::Stone(c) => c,
+                _ => continue,
+            };
+            pos.cells[i] = c.index() as u8;
+            pos.hash ^= zobrist(i, c.index());
+            pos.bump_near(i, 1);
+            pos.history.push(i);
+        }
+        for p in board.points() {
+            if board.get(p) == crate::board::Cell::Wall {
+                let i = pos.index(p);
+                pos.cells[i] = WALL;
+            }
+        }
+        pos.board = board.clone();
+        pos.side = board.side_to_move();
+        if pos.side == Color::White {
+            pos.hash ^= SIDE_KEY;
+        }
+        for i in 0..n {
+            if pos.cells[i] == EMPTY {
+                pos.refresh_all_dirs(i);
+            }
+        }
+        pos
+    }
+
+    #[inline]
+    pub fn index(&self, p: Pos) -> usize {
+        (p.y as usize + self.pad) * self.stride + p.x as usize + self.pad
+    }
+
+    #[inline]
+    pub fn pos_of(&self, i: usize) -> Pos {
+        Pos::new(i % self.stride - self.pad, i / self.stride - self.pad)
+    }
+
+    #[inline]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn patterns(&self) -> &Arc<Patterns> {
+        &self.pats
+    }
+
+    #[inline]
+    pub fn cell(&self, i: usize) -> u8 {
+        self.cells[i]
+    }
+
+    #[inline]
+    pub fn is_empty(&self, i: usize) -> bool {
+        self.cells[i] == EMPTY
+    }
+
+    #[inline]
+    pub fn class(&self, i: usize, c: Color) -> Class {
+        self.class[i][c.index()]
+    }
+
+    #[inline]
+    pub fn shape(&self, i: usize, c: Color, dir: usize) -> Shape {
+        self.shapes[i][c.index()][dir]
+    }
+
+    #[inline]
+    pub fn weight(&self, i: usize, c: Color) -> i32 {
+        self.weight[i][c.index()]
+    }
+
+    #[inline]
+    pub fn count(&self, c: Color, k: Class) -> u32 {
+        self.class_count[c.index()][k as usize]
+    }
+
+    #[inline]
+    pub fn weight_sum(&self, c: Color) -> i64 {
+        self.weight_sum[c.index()]
+    }
+
+    /// Whether a cell is near stones (within two steps): where moves are looked for.
+    #[inline]
+    pub fn is_near(&self, i: usize) -> bool {
+        self.near[i] > 0
+    }
+
+    /// The step of direction `d` in the padded array.
+    #[inline]
+    pub fn dir(&self, d: usize) -> isize {
+        self.dirs[d]
+    }
+
+    /// The size of the padded cell arrays (every index is below it).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Every index of the board, row by row.
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.height)
+            .flat_map(move |y| (0..self.width).map(move |x| (y + self.pad) * self.stride + x + self.pad))
+    }
+
+    /// Whether `c` may play on the empty cell `i` (only renju black is ever refused).
+    pub fn legal_for(&self, i: usize, c: Color) -> bool {
+        if !self.renju || c != Color::Black {
+            return true;
+        }
+        match self.class[i][0] {
+            Class::Forbidden => false,
+            Class::MaybeForbidden => crate::renju::forbidden(&self.board, self.pos_of(i)).is_none(),
+            _ => true,
+        }
+    }
+
+    /// Plays a stone of the side to move on the empty cell `i`.
+    pub fn play(&mut self, i: usize) {
+        debug_assert!(self.cells[i] == EMPTY, "play on a non-empty cell");
+        let c = self.side.index();
+        self.forget_cell(i);
+        self.cells[i] = c as u8;
+        self.board.play_unchecked(self.pos_of(i));
+        self.hash ^= zobrist(i, c) ^ SIDE_KEY;
+        self.bump_near(i, 1);
+        self.history.push(i);
+        self.side = self.side.opp();
+        self.refresh_around(i);
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        let Some(i) = self.history.pop() else { return };
+        let c = self.cells[i] as usize;
+        self.cells[i] = EMPTY;
+        self.board.undo();
+        self.hash ^= zobrist(i, c) ^ SIDE_KEY;
+        self.bump_near(i, -1);
+        self.side = self.side.opp();
+        self.refresh_all_dirs(i);
+        self.refresh_around(i);
+    }
+
+    /// The last move's index.
+    pub fn last(&self) -> Option<usize> {
+        self.history.last().copied()
+    }
+
+    fn bump_near(&mut self, i: usize, delta: i8) {
+        let s = self.stride as isize;
+        for dy in -2isize..=2 {
+            for dx in -2isize..=2 {
+                let j = (i as isize + dy * s + dx) as usize;
+                self.near[j] = (self.near[j] as i8 + delta) as u8;
+            }
+        }
+    }
+
+    /// Removes a cell's contribution to the counts and sums (before it is overwritten).
+    fn forget_cell(&mut self, i: usize) {
+        for c in 0..2 {
+            self.class_count[c][self.class[i][c] as usize] -= 1;
+            self.weight_sum[c] -= self.weight[i][c] as i64;
+        }
+    }
+
+    /// Recomputes the empty cells within `L` of `i` on its four lines.
+    fn refresh_around(&mut self, i: usize) {
+        let half = self.pats.half as isize;
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in -half..=half {
+                if k == 0 {
+                    continue;
+                }
+                let j = (i as isize + k * step) as usize;
+                if self.cells[j] == EMPTY {
+                    self.forget_cell(j);
+                    for c in 0..2 {
+                        self.shapes[j][c][d] = self.compute_shape(j, c, d);
+                    }
+                    self.settle_cell(j);
+                }
+            }
+        }
+    }
+
+    /// Recomputes all four lines of the empty cell `i` (a new cell, or one that was just emptied).
+    fn refresh_all_dirs(&mut self, i: usize) {
+        for c in 0..2 {
+            for d in 0..4 {
+                self.shapes[i][c][d] = self.compute_shape(i, c, d);
+            }
+        }
+        // The cell was a stone (or never counted): nothing of it is in the counts yet.
+        self.settle_cell(i);
+    }
+
+    /// From the shapes: class and weight of an empty cell, added to the counts and sums. The cell's
+    /// previous contribution must have been removed already (it is re-added here).
+    fn settle_cell(&mut self, i: usize) {
+        for c in 0..2 {
+            let shapes = self.shapes[i][c];
+            let class = self.combine(shapes, c == 0);
+            let mut w: i32 = shapes.iter().map(|&s| SHAPE_WEIGHT[s as usize]).sum();
+            w += CLASS_BONUS[class as usize];
+            if matches!(class, Class::Forbidden) {
+                w = 0;
+            }
+            self.class[i][c] = class;
+            self.weight[i][c] = w;
+            self.class_count[c][class as usize] += 1;
+            self.weight_sum[c] += w as i64;
+        }
+    }
+
+    /// The class of four line shapes.
+    fn combine(&self, s: [Shape; 4], black: bool) -> Class {
+        let mut fours = 0;
+        let mut open_fours = 0;
+        let mut threes = 0;
+        let mut five = false;
+        let mut overline = false;
+        let mut quiet = false;
+        for sh in s {
+            match sh {
+                Shape::Five => five = true,
+                Shape::DoubleFour => fours += 2,
+                Shape::F4 => {
+                    fours += 1;
+                    open_fours += 1;
+                }
+                Shape::B4 => fours += 1,
+                Shape::F3 => threes += 1,
+                Shape::Overline => overline = true,
+                Shape::None => {}
+                _ => quiet = true,
+            }
+        }
+        if five {
+            return Class::Five;
+        }
+        if self.renju && black {
+            if overline || fours >= 2 {
+                return Class::Forbidden;
+            }
+            if threes >= 2 {
+                return Class::MaybeForbidden;
+            }
+        }
+        if open_fours > 0 || fours >= 2 {
+            Class::Flex4
+        } else if fours == 1 && threes > 0 {
+            Class::B4F3
+        } else if fours == 1 {
+            Class::B4
+        } else if threes >= 2 {
+            Class::F3x2
+        } else if threes == 1 {
+            Class::F3
+        } else if quiet {
+            Class::Quiet
+        } else {
+            Class::None
+        }
+    }
+
+    /// The shape colour `c` makes on line `d` with a stone on `i`.
+    #[inline]
+    fn compute_shape(&self, i: usize, c: usize, d: usize) -> Shape {
+        let half = self.pats.half as isize;
+        let step = self.dirs[d];
+        let radix = self.pats.radix as usize;
+        let mut key = 0usize;
+        // Most significant digit first: offset +half down to -half, the middle skipped.
+        let mut k = half;
+        while k >= -half {
+            if k != 0 {
+                let j = (i as isize + k * step) as usize;
+                key = key * radix + self.pats.digit(c, self.cells[j]);
+            }
+            k -= 1;
+        }
+        self.pats.shape(c, key)
+    }
+
+    /// Checks every invariant against a fresh computation (tests and debugging).
+    pub fn debug_validate(&self) -> Result<(), String> {
+        let fresh = Position::new(&self.board, Arc::clone(&self.pats));
+        for i in self.indices() {
+            if self.cells[i] != fresh.cells[i] {
+                return Err(format!("cell {i} differs"));
+            }
+            if self.cells[i] == EMPTY
+                && (self.shapes[i] != fresh.shapes[i]
+                    || self.class[i] != fresh.class[i]
+                    || self.weight[i] != fresh.weight[i])
+            {
+                return Err(format!("cell {} stale", self.pos_of(i)));
+            }
+        }
+        if self.class_count != fresh.class_count || self.weight_sum != fresh.weight_sum {
+            return Err("counts differ".into());
+        }
+        if self.hash != fresh.hash || self.near != fresh.near {
+            return Err("hash or near differ".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn pats(mask: i64) -> Arc<Patterns> {
+        Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap())
+    }
+
+    #[test]
+    fn incremental_updates_match_a_fresh_position() {
+        for mask in [0, 1, 4, 8] {
+            let mut pos = Position::new(&Board::new(15, 15).unwrap(), pats(mask));
+            // A deterministic pseudo-random game, checked after every move and every undo.
+            let mut seed = 12345u64 + mask as u64;
+            let mut played = 0;
+            while played < 60 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let x = (seed >> 33) as usize % 9 + 3;
+                let y = (seed >> 45) as usize % 9 + 3;
+                let i = pos.index(Pos::new(x, y));
+                if !pos.is_empty(i) {
+                    continue;
+                }
+                pos.play(i);
+                played += 1;
+                pos.debug_validate().unwrap_or_else(|e| panic!("rule {mask}, after move {played}: {e}"));
+            }
+            for _ in 0..30 {
+                pos.undo();
+            }
+            pos.debug_validate().unwrap_or_else(|e| panic!("rule {mask}, after undo: {e}"));
+        }
+    }
+
+    #[test]
+    fn classes_of_a_simple_position() {
+        let b: Board = "\
+            . . . . . . . . .
+            . . . . . . . . .
+            . . x x x . . . .
+            . . o o . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . ."
+            .parse()
+            .unwrap();
+        let pos = Position::new(&b, pats(0));
+        // Black's open three: (1,2) and (5,2) make open fours.
+        assert_eq!(pos.class(pos.index(Pos::new(5, 2)), Color::Black), Class::Flex4);
+        assert_eq!(pos.class(pos.index(Pos::new(1, 2)), Color::Black), Class::Flex4);
+        assert_eq!(pos.count(Color::Black, Class::Flex4), 2);
+        assert_eq!(pos.side(), Color::White);
+    }
+}

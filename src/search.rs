@@ -1,0 +1,641 @@
+//! The search: threat-space solvers at the root, then iterative-deepening alpha-beta (PVS) over the
+//! incremental position, with a shared transposition table and Lazy SMP threads.
+//!
+//! Roadmap of one move ([`SearchPlayer::think`]):
+//! 1. Forced answers at once: our five, the block of the opponent's only five, a single legal move.
+//! 2. VCF for us (a proven win is played at once), then VCT within a share of the time.
+//! 3. Iterative deepening: each depth searches all root moves with PVS; helper threads search the same
+//!    tree one depth ahead or behind and share what they learn through the table.
+//! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
+//!
+//! At every node the threats decide the moves before any ordering does (the "threat-space" part):
+//! a five wins; the opponent's five must be blocked; our open four wins in three; an opponent's open
+//! three (a point where it makes an open four) must be defended or met with a four of ours. Only quiet
+//! nodes look at all candidate moves near stones, ordered by the table move, then by the cell weights of
+//! both sides (the weight matrix) and history.
+//!
+//! Scores are from the side to move's view; a win in n plies is `WIN - n`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::board::{Board, Color, Pos};
+use crate::engine::{Limits, Player, Thought};
+use crate::pattern::Patterns;
+use crate::position::{Class, Position};
+use crate::rules::Rules;
+use crate::threat::{Solver, ThreatLimits, five_points, four_moves};
+use crate::tt::{Bound, Tt};
+use crate::weights::WeightMatrix;
+
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are proven wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1000;
+const INF: i32 = WIN + 1;
+/// Deepest ply a line may reach (forced replies extend without limit otherwise).
+const MAX_PLY: usize = 96;
+/// Nodes between two looks at the clock and the stop flag: a node can cost tens of microseconds
+/// (threat defences are tried move by move), so this stays small.
+const CHECK_EVERY: u64 = 64;
+/// Moves searched at a quiet node at most (the rest are far weaker by the weight matrix).
+const MAX_QUIET_MOVES: usize = 24;
+
+/// Everything one search thread needs.
+pub struct Worker<'a> {
+    pub pos: Position,
+    tt: &'a Tt,
+    stop: &'a AtomicBool,
+    shared_nodes: &'a AtomicU64,
+    limits: Option<&'a Limits>,
+    pub nodes: u64,
+    aborted: bool,
+    history: Vec<[i32; 2]>,
+    main: bool,
+}
+
+/// A quiet evaluation from the side to move's view: the weight matrix of both sides, with the move
+/// worth a tempo.
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.side();
+    let mine = pos.weight_sum(me);
+    let theirs = pos.weight_sum(me.opp());
+    let v = (mine * 6 / 5 - theirs) / 4;
+    v.clamp(-(WIN_THRESHOLD - 1) as i64, (WIN_THRESHOLD - 1) as i64) as i32
+}
+
+/// Finds the opponent's five point, looking near the last move first.
+fn block_point(pos: &Position, opp: Color) -> Option<usize> {
+    five_points(pos, opp).first().copied()
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        pos: Position,
+        tt: &'a Tt,
+        stop: &'a AtomicBool,
+        shared_nodes: &'a AtomicU64,
+        limits: Option<&'a Limits>,
+        main: bool,
+    ) -> Worker<'a> {
+        let n = pos.cell_count();
+        Worker {
+            pos,
+            tt,
+            stop,
+            shared_nodes,
+            limits,
+            nodes: 0,
+            aborted: false,
+            history: vec![[0; 2]; n],
+            main,
+        }
+    }
+
+    fn check_abort(&mut self) {
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if let Some(l) = self.limits {
+            let total = self.shared_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+            if l.budget.past_hard() || l.max_nodes.is_some_and(|n| total >= n) {
+                self.aborted = true;
+                if self.main {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// The moves to consider at this node, best first, or an immediate result.
+    fn generate(&mut self, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
+        let pos = &self.pos;
+        let me = pos.side();
+        let opp = me.opp();
+        let mut moves: Vec<(i32, usize)>;
+        if pos.count(opp, Class::Flex4) > 0 && pos.count(me, Class::Flex4) == 0 {
+            // The opponent threatens an open four: defend, or counter with a four.
+            let mut set = four_moves(pos, me);
+            let half = pos.patterns().half as isize;
+            let threats: Vec<usize> =
+                pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, opp) == Class::Flex4).collect();
+            let mut tried = vec![];
+            for &t in &threats {
+                for d in 0..4 {
+                    for k in -half..=half {
+                        let j = (t as isize + k * pos.dir(d)) as usize;
+                        if pos.is_empty(j) && !tried.contains(&j) && !set.contains(&j) {
+                            tried.push(j);
+                        }
+                    }
+                }
+            }
+            for j in tried {
+                if !self.pos.legal_for(j, me) {
+                    continue;
+                }
+                self.pos.play(j);
+                let stopped = self.pos.count(opp, Class::Flex4) == 0;
+                self.pos.undo();
+                if stopped {
+                    set.push(j);
+                }
+            }
+            if set.is_empty() {
+                // Nothing stops the open four: lost in four plies.
+                return Err(-(WIN - self.pos.ply() as i32 - 4));
+            }
+            moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
+        } else {
+            let pos = &self.pos;
+            moves = pos
+                .indices()
+                .filter(|&i| pos.is_empty(i) && pos.is_near(i))
+                .map(|i| (self.score_move(i, tt_move), i))
+                .collect();
+            if moves.is_empty() {
+                // An empty board: the centre.
+                let c = pos.index(Pos::new(pos.width / 2, pos.height / 2));
+                if pos.is_empty(c) {
+                    return Ok(vec![c]);
+                }
+                moves = pos.indices().filter(|&i| pos.is_empty(i)).map(|i| (0, i)).collect();
+            }
+        }
+        moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let me_black = me == Color::Black;
+        let mut out = Vec::with_capacity(moves.len());
+        for (_, i) in moves {
+            if me_black && !self.pos.legal_for(i, me) {
+                continue;
+            }
+            out.push(i);
+        }
+        Ok(out)
+    }
+
+    #[inline]
+    fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
+        if Some(i) == tt_move {
+            return i32::MAX;
+        }
+        let me = self.pos.side();
+        let own = self.pos.weight(i, me);
+        let theirs = self.pos.weight(i, me.opp());
+        own + theirs * 4 / 5 + self.history[i][me.index()] / 64
+    }
+
+    /// Alpha-beta with principal variation search. Returns the score from the side to move's view.
+    pub fn search(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check_abort();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let me = self.pos.side();
+        let opp = me.opp();
+        let p = ply as i32;
+        // Step 1. Threats decide first.
+        if self.pos.count(me, Class::Five) > 0 {
+            return WIN - p - 1;
+        }
+        let opp_fives = self.pos.count(opp, Class::Five);
+        if opp_fives >= 2 {
+            return -(WIN - p - 2);
+        }
+        if opp_fives == 1 {
+            let Some(b) = block_point(&self.pos, opp) else { return 0 };
+            if !self.pos.legal_for(b, me) {
+                return -(WIN - p - 2);
+            }
+            if ply >= MAX_PLY {
+                return evaluate(&self.pos);
+            }
+            // A forced move costs no depth.
+            self.pos.play(b);
+            let v = -self.search(-beta, -alpha, depth, ply + 1);
+            self.pos.undo();
+            return v;
+        }
+        if self.pos.count(me, Class::Flex4) > 0 {
+            return WIN - p - 3;
+        }
+        if self.pos.board().is_full() {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        // Step 2. The table.
+        let key = self.pos.hash();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| m < self.history.len());
+        if let Some(e) = entry
+            && e.depth >= depth
+            && ply > 0
+        {
+            let score = from_tt(e.score, p);
+            match e.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+        // Step 3. Moves.
+        let moves = match self.generate(tt_move) {
+            Ok(m) => m,
+            Err(v) => return v,
+        };
+        if moves.is_empty() {
+            // Renju black with every point forbidden: the game is lost.
+            return -(WIN - p - 2);
+        }
+        let forced = moves.len() == 1;
+        let quiet = self.pos.count(opp, Class::Flex4) == 0;
+        let limit = if quiet { MAX_QUIET_MOVES } else { moves.len() };
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for (n, &m) in moves.iter().take(limit).enumerate() {
+            let is_four = self.pos.class(m, me).is_four();
+            self.pos.play(m);
+            let ext = if forced { 0 } else { 1 };
+            let new_depth = depth - ext;
+            let v = if n == 0 {
+                -self.search(-beta, -alpha, new_depth, ply + 1)
+            } else {
+                // Late quiet moves are searched shallower first.
+                let reduce = if quiet && !is_four && depth >= 3 && n >= 4 { 1 + (n >= 12) as i32 } else { 0 };
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
+                if v > alpha && reduce > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1);
+                }
+                v
+            };
+            self.pos.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        if quiet {
+                            self.history[m][me.index()] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, p), depth, bound);
+        best
+    }
+
+    /// Searches the root moves at `depth` and returns (score, best move index in `moves`). Moves are
+    /// reordered so the best comes first.
+    pub fn root(&mut self, moves: &mut [usize], depth: i32, pv_out: &mut Vec<usize>) -> Option<i32> {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best = -INF;
+        for n in 0..moves.len() {
+            let m = moves[n];
+            self.pos.play(m);
+            let v = if n == 0 {
+                -self.search(-beta, -alpha, depth - 1, 1)
+            } else {
+                let mut v = -self.search(-alpha - 1, -alpha, depth - 1, 1);
+                if v > alpha {
+                    v = -self.search(-beta, -alpha, depth - 1, 1);
+                }
+                v
+            };
+            self.pos.undo();
+            if self.aborted {
+                return None;
+            }
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                moves[..=n].rotate_right(1);
+            }
+        }
+        self.tt.store(self.pos.hash(), Some(moves[0]), best, depth, Bound::Exact);
+        pv_out.clear();
+        self.collect_pv(moves[0], pv_out);
+        Some(best)
+    }
+
+    /// The principal variation from the table, starting with `first`.
+    fn collect_pv(&mut self, first: usize, pv: &mut Vec<usize>) {
+        let mut played = 0;
+        let mut m = Some(first);
+        while let Some(i) = m {
+            if !self.pos.is_empty(i) || played >= 12 {
+                break;
+            }
+            pv.push(i);
+            self.pos.play(i);
+            played += 1;
+            m = self.tt.probe(self.pos.hash()).and_then(|e| e.mv);
+        }
+        for _ in 0..played {
+            self.pos.undo();
+        }
+    }
+}
+
+/// Mate scores are stored relative to the node, read back relative to the root.
+fn to_tt(v: i32, ply: i32) -> i32 {
+    if v >= WIN_THRESHOLD {
+        v + ply
+    } else if v <= -WIN_THRESHOLD {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: i32) -> i32 {
+    if v >= WIN_THRESHOLD {
+        v - ply
+    } else if v <= -WIN_THRESHOLD {
+        v + ply
+    } else {
+        v
+    }
+}
+
+/// A score for people: `+W7` for a win in 7 plies, `-W4` for a loss, else the number.
+pub fn score_text(v: i32) -> String {
+    if v >= WIN_THRESHOLD {
+        format!("+W{}", WIN - v)
+    } else if v <= -WIN_THRESHOLD {
+        format!("-W{}", WIN + v)
+    } else {
+        v.to_string()
+    }
+}
+
+/// The searching player: threat solvers and alpha-beta, with tables kept between moves.
+pub struct SearchPlayer {
+    patterns: Mutex<Option<Arc<Patterns>>>,
+    tt: Mutex<Option<Arc<Tt>>>,
+    /// Keep out of `think`'s way while a bench or a test runs with fixed settings.
+    pub vct: bool,
+}
+
+impl Default for SearchPlayer {
+    fn default() -> SearchPlayer {
+        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), vct: true }
+    }
+}
+
+/// Table size for a memory budget: a quarter of it, at most 256 MB, at least 1 MB.
+pub fn tt_bytes(memory: u64) -> u64 {
+    (memory / 4).clamp(1 << 20, 256 << 20)
+}
+
+impl SearchPlayer {
+    /// The pattern tables of `rules` (built once per rule set), `None` for line lengths too long.
+    pub fn patterns(&self, rules: &Rules) -> Option<Arc<Patterns>> {
+        let mut cache = self.patterns.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.as_ref()
+            && p.rules == *rules
+        {
+            return Some(Arc::clone(p));
+        }
+        let p = Arc::new(Patterns::new(rules)?);
+        *cache = Some(Arc::clone(&p));
+        Some(p)
+    }
+
+    fn table(&self, bytes: u64) -> Arc<Tt> {
+        let mut cache = self.tt.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = cache.as_ref()
+            && t.bytes() as u64 <= bytes
+            && t.bytes() as u64 * 2 > bytes
+        {
+            return Arc::clone(t);
+        }
+        let t = Arc::new(Tt::new(bytes));
+        *cache = Some(Arc::clone(&t));
+        t
+    }
+}
+
+/// What a finished search gives.
+pub struct Outcome {
+    pub mv: Option<Pos>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub messages: Vec<String>,
+}
+
+/// How to search: the tables, the limits and the threads.
+pub struct Setup<'a> {
+    pub pats: Arc<Patterns>,
+    pub tt: &'a Tt,
+    /// Time and node limits; `None` for a fixed-depth search (bench).
+    pub limits: Option<&'a Limits>,
+    pub max_depth: i32,
+    pub threads: usize,
+    pub stop: &'a AtomicBool,
+    /// Run the VCT solver at the root.
+    pub use_vct: bool,
+}
+
+/// Searches `board` to `setup.max_depth` (or the limits). The heart of `think` and `bench`: with one
+/// thread and no time limit it is deterministic.
+pub fn run(board: &Board, setup: &Setup) -> Outcome {
+    let Setup { pats, tt, limits, max_depth, threads, stop, use_vct } = setup;
+    let (tt, limits, max_depth, threads, stop, use_vct) =
+        (*tt, *limits, *max_depth, *threads, *stop, *use_vct);
+    let started = Instant::now();
+    let mut messages = vec![];
+    let mut pos = Position::new(board, Arc::clone(pats));
+    let me = pos.side();
+    let opp = me.opp();
+    let pos_of = |pos: &Position, i: usize| pos.pos_of(i);
+    // Step 1. Forced answers.
+    if let Some(&f) = five_points(&pos, me).first() {
+        return Outcome { mv: Some(pos_of(&pos, f)), score: WIN - 1, depth: 0, nodes: 0, messages };
+    }
+    let opp_fives = five_points(&pos, opp);
+    if let Some(&b) = opp_fives.first()
+        && (opp_fives.len() == 1 || !pos.legal_for(b, me))
+    {
+        // One five to block (or several: block one; the game is lost anyway).
+        let legal = pos.legal_for(b, me);
+        let mv =
+            if legal { b } else { opp_fives.iter().copied().find(|&i| pos.legal_for(i, me)).unwrap_or(b) };
+        let score = if opp_fives.len() == 1 && legal { 0 } else { -(WIN - 2) };
+        return Outcome { mv: Some(pos_of(&pos, mv)), score, depth: 0, nodes: 0, messages };
+    }
+    let shared_nodes = AtomicU64::new(0);
+    let mut nodes = 0;
+    // Step 2. Threat solvers.
+    let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
+    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth.
+    let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
+    {
+        let mut solver =
+            Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
+        if let Some(line) = solver.vcf(&mut pos, 16) {
+            let text: Vec<String> = line.iter().map(|&i| pos.pos_of(i).notation()).collect();
+            messages.push(format!("VCF win: {}", text.join(" ")));
+            return Outcome {
+                mv: Some(pos_of(&pos, line[0])),
+                score: WIN - line.len() as i32,
+                depth: 0,
+                nodes: solver.nodes,
+                messages,
+            };
+        }
+        nodes += solver.nodes;
+    }
+    if use_vct && opp_fives.is_empty() {
+        let mut solver =
+            Solver::new(ThreatLimits { max_nodes: budget_nodes(60_000), stop, deadline: deadline(5) });
+        if let Some(line) = solver.vct(&mut pos, 7) {
+            let text: Vec<String> = line.iter().map(|&i| pos.pos_of(i).notation()).collect();
+            messages.push(format!("VCT win: {}", text.join(" ")));
+            return Outcome {
+                mv: Some(pos_of(&pos, line[0])),
+                score: WIN - 2 * line.len() as i32,
+                depth: 0,
+                nodes: nodes + solver.nodes,
+                messages,
+            };
+        }
+        nodes += solver.nodes;
+    }
+    // Step 3. Iterative deepening, with helpers.
+    tt.new_search();
+    let mut root_moves = {
+        let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
+        match w.generate(None) {
+            Ok(m) if !m.is_empty() => m,
+            _ => {
+                // No legal move (renju black boxed in) or a proven loss: any empty point, the best by weight.
+                let mut all: Vec<usize> = pos.indices().filter(|&i| pos.is_empty(i)).collect();
+                all.sort_by_key(|&i| -(pos.weight(i, me) + pos.weight(i, opp)));
+                all
+            }
+        }
+    };
+    if root_moves.len() == 1 {
+        return Outcome {
+            mv: Some(pos_of(&pos, root_moves[0])),
+            score: 0,
+            depth: 0,
+            nodes,
+            messages: vec!["forced move".into()],
+        };
+    }
+    let done = AtomicBool::new(false);
+    let helper_stop = AtomicBool::new(false);
+    let mut result = (root_moves[0], 0, 0);
+    rayon::scope(|scope| {
+        for id in 1..threads.max(1) {
+            let pos = pos.clone();
+            let mut moves = root_moves.clone();
+            let (shared_nodes, helper_stop, done) = (&shared_nodes, &helper_stop, &done);
+            scope.spawn(move |_| {
+                let mut w = Worker::new(pos, tt, helper_stop, shared_nodes, limits, false);
+                let mut pv = vec![];
+                let mut depth = 1 + (id % 2) as i32;
+                while depth <= max_depth && !done.load(Ordering::Relaxed) {
+                    if w.root(&mut moves, depth, &mut pv).is_none() {
+                        break;
+                    }
+                    depth += 1;
+                }
+            });
+        }
+        let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
+        let mut pv = vec![];
+        for depth in 1..=max_depth {
+            let Some(score) = w.root(&mut root_moves, depth, &mut pv) else { break };
+            result = (root_moves[0], score, depth);
+            let elapsed = started.elapsed().as_secs_f64().max(1e-6);
+            let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed);
+            let pv_text: Vec<String> = pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect();
+            messages.push(format!(
+                "depth {depth} eval {} nodes {} nps {:.0} time {:.0}ms pv {}",
+                score_text(score),
+                w.nodes,
+                all_nodes as f64 / elapsed,
+                elapsed * 1000.0,
+                pv_text.join(" ")
+            ));
+            if score.abs() >= WIN_THRESHOLD {
+                break;
+            }
+            if limits.is_some_and(|l| l.budget.past_soft()) {
+                break;
+            }
+        }
+        nodes += w.nodes;
+        done.store(true, Ordering::Relaxed);
+        helper_stop.store(true, Ordering::Relaxed);
+    });
+    let (best, score, depth) = result;
+    Outcome { mv: Some(pos.pos_of(best)), score, depth, nodes, messages }
+}
+
+impl Player for SearchPlayer {
+    fn name(&self) -> String {
+        "search".into()
+    }
+
+    fn think(&self, board: &Board, rules: &Rules, limits: &Limits, stop: &AtomicBool) -> Thought {
+        let Some(pats) = self.patterns(rules) else {
+            // Line lengths beyond the pattern tables: the weight matrix plays.
+            return WeightMatrix::default().think(board, rules, limits, stop);
+        };
+        let tt = self.table(tt_bytes(limits.memory));
+        let max_depth = limits.max_depth.map_or(60, |d| d.clamp(1, 60) as i32);
+        let setup = Setup {
+            pats,
+            tt: &tt,
+            limits: Some(limits),
+            max_depth,
+            threads: limits.threads,
+            stop,
+            use_vct: self.vct,
+        };
+        let out = run(board, &setup);
+        let mut messages = out.messages;
+        messages.push(format!(
+            "best {} eval {} depth {}",
+            out.mv.map_or("-".into(), |p| p.notation()),
+            score_text(out.score),
+            out.depth
+        ));
+        Thought { mv: out.mv, messages }
+    }
+
+    fn clear(&self) {
+        if let Some(t) = self.tt.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            t.clear();
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Threat-space search: VCF (victory by continuous fours) and VCT (victory by continuous threats:
+//! fours and threes), after Allis' threat-space search, over the incremental [`Position`].
+//!
+//! VCF: the attacker plays only fours; each four has one answer (its five point), so the defender's
+//! moves are forced. A defender's reply that makes a four of its own must be blocked next, and the
+//! attacker may continue only if that block is itself a four. An open four (two five points) wins.
+//!
+//! VCT: the attacker may also play threes (a stone after which it has an open-four point). The defender
+//! then has several answers: every point that leaves the attacker no open-four point, and every four of
+//! its own (a counter-threat, which the attacker must block). The attacker wins only if it wins after
+//! each of them.
+//!
+//! Renju: a forbidden point is neither a black threat nor a black defence, so white may aim its fours at
+//! black's forbidden points ([`Position::legal_for`]).
+//!
+//! Both solvers keep a memo of refuted positions by depth, stop on the shared stop flag or a node
+//! budget, and return the winning line (attacker and defender moves alternating, ending with the five).
+//! Invariant: the position is unchanged when they return.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::Color;
+use crate::position::{Class, Position};
+
+/// Limits of one threat search.
+pub struct ThreatLimits<'a> {
+    pub max_nodes: u64,
+    pub stop: &'a AtomicBool,
+    /// Give up at this moment (a share of the move's time).
+    pub deadline: Option<Instant>,
+}
+
+pub struct Solver<'a> {
+    pub nodes: u64,
+    limits: ThreatLimits<'a>,
+    aborted: bool,
+    /// hash → the deepest search (in threats) that found no win from there.
+    refuted: HashMap<u64, u32>,
+}
+
+/// Empty cells within `L` of `i` on its four lines where `c` makes a five.
+fn fives_around(pos: &Position, i: usize, c: Color) -> Vec<usize> {
+    let half = pos.patterns().half as isize;
+    let mut out = vec![];
+    for d in 0..4 {
+        for k in -half..=half {
+            let j = (i as isize + k * pos.dir(d)) as usize;
+            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five && !out.contains(&j) {
+                out.push(j);
+            }
+        }
+    }
+    out
+}
+
+/// Every empty cell where `c` makes five.
+pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
+    if pos.count(c, Class::Five) == 0 {
+        return vec![];
+    }
+    pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).collect()
+}
+
+/// Whether a stone of `c` on the empty cell `i` makes a four on some line.
+#[inline]
+pub fn makes_four(pos: &Position, i: usize, c: Color) -> bool {
+    (0..4).any(|d| pos.shape(i, c, d).is_four())
+}
+
+/// Cells where `c` makes a four (legal ones only), best classes first.
+pub fn four_moves(pos: &Position, c: Color) -> Vec<usize> {
+    let mut v: Vec<(u8, usize)> = pos
+        .indices()
+        .filter(|&i| pos.is_empty(i) && pos.is_near(i))
+        .filter_map(|i| {
+            let class = pos.class(i, c);
+            let four = class.is_four() || (class == Class::MaybeForbidden && makes_four(pos, i, c));
+            (four && pos.legal_for(i, c)).then_some((class as u8, i))
+        })
+        .collect();
+    v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    v.into_iter().map(|(_, i)| i).collect()
+}
+
+/// Cells where `c` makes an open three or better without making a four (VCT's quiet threats).
+fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
+    let mut v: Vec<(i32, usize)> = pos
+        .indices()
+        .filter(|&i| pos.is_empty(i) && pos.is_near(i))
+        .filter_map(|i| {
+            let class = pos.class(i, c);
+            let three =
+                matches!(class, Class::F3 | Class::F3x2 | Class::MaybeForbidden) && !makes_four(pos, i, c);
+            (three && pos.legal_for(i, c)).then_some((pos.weight(i, c) + pos.weight(i, c.opp()), i))
+        })
+        .collect();
+    v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    v.into_iter().map(|(_, i)| i).collect()
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(limits: ThreatLimits<'a>) -> Solver<'a> {
+        Solver { nodes: 0, limits, aborted: false, refuted: HashMap::new() }
+    }
+
+    /// Whether the search ran out of nodes or was stopped (its "no" is then not a proof).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.limits.max_nodes
+            || (self.nodes & 255 == 0
+                && (self.limits.stop.load(Ordering::Relaxed)
+                    || self.limits.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// A VCF for the side to move with at most `max_fours` fours before the five, found by iterative
+    /// deepening so the line is as short as possible.
+    pub fn vcf(&mut self, pos: &mut Position, max_fours: u32) -> Option<Vec<usize>> {
+        for fours in 0..=max_fours {
+            self.refuted.clear();
+            let mut line = vec![];
+            if self.vcf_rec(pos, fours, &mut line) {
+                return Some(line);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn vcf_rec(&mut self, pos: &mut Position, fours: u32, line: &mut Vec<usize>) -> bool {
+        let me = pos.side();
+        let opp = me.opp();
+        // A five now.
+        if pos.count(me, Class::Five) > 0 {
+            line.push(five_points(pos, me)[0]);
+            return true;
+        }
+        if fours == 0 || self.tick() {
+            return false;
+        }
+        let key = pos.hash();
+        if self.refuted.get(&key).is_some_and(|&d| d >= fours) {
+            return false;
+        }
+        // The defender threatens five: the only move is the block, and it must be a four.
+        let moves = match pos.count(opp, Class::Five) {
+            0 => four_moves(pos, me),
+            1 => {
+                let b = five_points(pos, opp)[0];
+                if makes_four(pos, b, me) && pos.legal_for(b, me) { vec![b] } else { vec![] }
+            }
+            _ => vec![],
+        };
+        for m in moves {
+            if self.try_four(pos, m, fours, line, Self::vcf_rec) {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.refuted.insert(key, fours);
+        false
+    }
+
+    /// Plays the four `m`, the defender's forced block, and continues with `next`; true when it wins.
+    fn try_four(
+        &mut self,
+        pos: &mut Position,
+        m: usize,
+        fours: u32,
+        line: &mut Vec<usize>,
+        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
+    ) -> bool {
+        let me = pos.side();
+        let opp = me.opp();
+        pos.play(m);
+        let fives = fives_around(pos, m, me);
+        let won = match fives.len() {
+            0 => false,
+            // An open four (or two fours): the defender cannot block both (it has no five: checked).
+            n if n >= 2 => {
+                line.push(m);
+                line.push(fives[0]);
+                line.push(fives[1]);
+                pos.undo();
+                return true;
+            }
+            _ => {
+                let b = fives[0];
+                if !pos.legal_for(b, opp) {
+                    // Renju: black cannot block on a forbidden point.
+                    line.extend([m, b]);
+                    pos.undo();
+                    return true;
+                }
+                pos.play(b);
+                line.extend([m, b]);
+                let r = next(self, pos, fours - 1, line);
+                if !r {
+                    line.truncate(line.len() - 2);
+                }
+                pos.undo();
+                r
+            }
+        };
+        pos.undo();
+        won
+    }
+
+    /// A VCT for the side to move with at most `depth` threats (fours and threes).
+    pub fn vct(&mut self, pos: &mut Position, depth: u32) -> Option<Vec<usize>> {
+        for d in 1..=depth {
+            self.refuted.clear();
+            let mut line = vec![];
+            if self.vct_rec(pos, d, &mut line) {
+                return Some(line);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn vct_rec(&mut self, pos: &mut Position, depth: u32, line: &mut Vec<usize>) -> bool {
+        let me = pos.side();
+        let opp = me.opp();
+        if pos.count(me, Class::Five) > 0 {
+            line.push(five_points(pos, me)[0]);
+            return true;
+        }
+        if depth == 0 || self.tick() {
+            return false;
+        }
+        let key = pos.hash() ^ 0x7654_3210_fedc_ba98;
+        if self.refuted.get(&key).is_some_and(|&d| d >= depth) {
+            return false;
+        }
+        let opp_fives = pos.count(opp, Class::Five);
+        if opp_fives >= 2 {
+            return false;
+        }
+        if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
+            // An open four now: wins in two.
+            if let Some(m) = pos.indices().find(|&i| pos.is_empty(i) && pos.class(i, me) == Class::Flex4) {
+                line.push(m);
+                return true;
+            }
+        }
+        let (fours, threes) = if opp_fives == 1 {
+            let b = five_points(pos, opp)[0];
+            if !pos.legal_for(b, me) {
+                return false;
+            }
+            if makes_four(pos, b, me) { (vec![b], vec![]) } else { (vec![], vec![b]) }
+        } else {
+            (four_moves(pos, me), three_moves(pos, me))
+        };
+        for m in fours {
+            if self.try_four(pos, m, depth, line, Self::vct_rec) {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        for m in threes {
+            if self.try_three(pos, m, depth, line) {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.refuted.insert(key, depth);
+        false
+    }
+
+    /// Plays the quiet threat `m` and checks every defence; true when all of them lose.
+    fn try_three(&mut self, pos: &mut Position, m: usize, depth: u32, line: &mut Vec<usize>) -> bool {
+        let me = pos.side();
+        let opp = me.opp();
+        pos.play(m);
+        if pos.count(me, Class::Flex4) == 0 && pos.count(me, Class::Five) == 0 {
+            // Not a threat after all (e.g. its open-four points are forbidden).
+            pos.undo();
+            return false;
+        }
+        let defences = self.defences(pos, opp);
+        let mut all_lose = true;
+        let mut best_line: Vec<usize> = vec![];
+        for d in defences {
+            pos.play(d);
+            let mut sub = vec![];
+            let wins = self.vct_rec(pos, depth - 1, &mut sub);
+            pos.undo();
+            if !wins {
+                all_lose = false;
+                break;
+            }
+            if best_line.is_empty() {
+                best_line = std::iter::once(d).chain(sub).collect();
+            }
+        }
+        pos.undo();
+        if all_lose && !self.aborted {
+            line.push(m);
+            line.extend(best_line);
+            return true;
+        }
+        false
+    }
+
+    /// The defender's answers to a three: its own fours, and the points after which the attacker has
+    /// no open-four point left.
+    fn defences(&mut self, pos: &mut Position, def: Color) -> Vec<usize> {
+        let att = def.opp();
+        let mut out = four_moves(pos, def);
+        let half = pos.patterns().half as isize;
+        let threats: Vec<usize> =
+            pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4).collect();
+        let mut tried = vec![];
+        for &t in &threats {
+            for d in 0..4 {
+                for k in -half..=half {
+                    let j = (t as isize + k * pos.dir(d)) as usize;
+                    if !pos.is_empty(j) || tried.contains(&j) || out.contains(&j) {
+                        continue;
+                    }
+                    tried.push(j);
+                    if !pos.legal_for(j, def) {
+                        continue;
+                    }
+                    pos.play(j);
+                    let stopped = pos.count(att, Class::Flex4) == 0;
+                    pos.undo();
+                    if stopped {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
