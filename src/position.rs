@@ -299,6 +299,12 @@ impl Position {
         self.refresh_around(i);
     }
 
+    /// Gives the move to the other side without a stone (puzzles that name the attacker).
+    pub fn pass(&mut self) {
+        self.side = self.side.opp();
+        self.hash ^= SIDE_KEY;
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) {
         let Some(i) = self.history.pop() else { return };
