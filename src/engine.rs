@@ -48,6 +48,8 @@ pub trait Player: Send + Sync {
     fn think(&self, board: &Board, rules: &Rules, limits: &Limits, stop: &AtomicBool) -> Thought;
     /// Forget anything learned (the hash table); a new game or YXHASHCLEAR.
     fn clear(&self) {}
+    /// Get ready for `rules` (build tables) before the clock runs; called when the rule changes.
+    fn prepare(&self, _rules: &Rules) {}
 }
 
 /// One typed `INFO` setting (the protocol parses the text).
@@ -249,6 +251,7 @@ impl Engine {
                 s.rule_mask = v;
                 let (rules, warning) = Rules::from_mask(v, s.line_length);
                 self.rules = rules;
+                self.player.prepare(&rules);
                 return warning;
             }
             Info::LineLength(k) => {
@@ -257,6 +260,7 @@ impl Engine {
                 }
                 s.line_length = k;
                 self.rules = Rules::from_mask(s.rule_mask, k).0;
+                self.player.prepare(&self.rules);
             }
         }
         None

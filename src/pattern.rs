@@ -48,6 +48,11 @@ pub enum Shape {
 impl Shape {
     pub const COUNT: usize = 12;
 
+    /// The shape with this number (0..COUNT).
+    pub fn from_index(v: u8) -> Shape {
+        Shape::from_u8(v)
+    }
+
     fn from_u8(v: u8) -> Shape {
         use Shape::*;
         [None, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five, Overline][v as usize]

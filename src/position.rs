@@ -93,6 +93,13 @@ pub struct Position {
     pad: usize,
     cells: Vec<u8>,
     dirs: [isize; 4],
+    /// Window keys per cell, colour and direction, kept for every cell (stones too) so an emptied
+    /// cell needs no recomputation: a move changes one digit of each key on its lines.
+    keys: Vec<[[u32; 4]; 2]>,
+    /// `radix^digit` of the digit that offset `o` (−L..=L, not 0) occupies in a key.
+    digit_weight: Vec<u32>,
+    /// (class, weight) of every combination of four shapes, per colour.
+    combo: Arc<[Vec<(Class, i32)>; 2]>,
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
     weight: Vec<[i32; 2]>,
@@ -133,6 +140,9 @@ impl Position {
             pad,
             cells: vec![WALL; n],
             dirs: [1, stride as isize, stride as isize + 1, 1 - stride as isize],
+            keys: vec![[[0; 4]; 2]; n],
+            digit_weight: vec![],
+            combo: combo_tables(&pats),
             shapes: vec![[[Shape::None; 4]; 2]; n],
             class: vec![[Class::None; 2]; n],
             weight: vec![[0; 2]; n],
@@ -174,6 +184,24 @@ impl Position {
         pos.side = board.side_to_move();
         if pos.side == Color::White {
             pos.hash ^= SIDE_KEY;
+        }
+        let half = pos.pats.half as isize;
+        let radix = pos.pats.radix;
+        pos.digit_weight = (-half..=half)
+            .map(|o| match o {
+                0 => 0,
+                o if o < 0 => radix.pow((o + half) as u32),
+                o => radix.pow((o + half - 1) as u32),
+            })
+            .collect();
+        // Keys of every cell whose window stays inside the padded array.
+        let margin = half as usize * (stride + 1);
+        for i in margin..n.saturating_sub(margin) {
+            for c in 0..2 {
+                for d in 0..4 {
+                    pos.keys[i][c][d] = pos.compute_key(i, c, d);
+                }
+            }
         }
         for i in 0..n {
             if pos.cells[i] == EMPTY {
@@ -290,6 +318,7 @@ impl Position {
         debug_assert!(self.cells[i] == EMPTY, "play on a non-empty cell");
         let c = self.side.index();
         self.forget_cell(i);
+        self.shift_keys(i, c as u8, EMPTY);
         self.cells[i] = c as u8;
         self.board.play_unchecked(self.pos_of(i));
         self.hash ^= zobrist(i, c) ^ SIDE_KEY;
@@ -309,6 +338,7 @@ impl Position {
     pub fn undo(&mut self) {
         let Some(i) = self.history.pop() else { return };
         let c = self.cells[i] as usize;
+        self.shift_keys(i, EMPTY, c as u8);
         self.cells[i] = EMPTY;
         self.board.undo();
         self.hash ^= zobrist(i, c) ^ SIDE_KEY;
@@ -341,6 +371,32 @@ impl Position {
         }
     }
 
+    /// Changes the digit of cell `i` (from `old` to `new` contents) in the keys of every cell that sees
+    /// it on its lines.
+    fn shift_keys(&mut self, i: usize, new: u8, old: u8) {
+        let half = self.pats.half as isize;
+        let pats = &self.pats;
+        let delta = [
+            pats.digit(0, new) as i64 - pats.digit(0, old) as i64,
+            pats.digit(1, new) as i64 - pats.digit(1, old) as i64,
+        ];
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for o in -half..=half {
+                if o == 0 {
+                    continue;
+                }
+                // Cell i sits at offset o of cell j.
+                let j = (i as isize - o * step) as usize;
+                let w = self.digit_weight[(o + half) as usize] as i64;
+                for c in 0..2 {
+                    let k = &mut self.keys[j][c][d];
+                    *k = (*k as i64 + delta[c] * w) as u32;
+                }
+            }
+        }
+    }
+
     /// Recomputes the empty cells within `L` of `i` on its four lines.
     fn refresh_around(&mut self, i: usize) {
         let half = self.pats.half as isize;
@@ -354,7 +410,7 @@ impl Position {
                 if self.cells[j] == EMPTY {
                     self.forget_cell(j);
                     for c in 0..2 {
-                        self.shapes[j][c][d] = self.compute_shape(j, c, d);
+                        self.shapes[j][c][d] = self.pats.shape(c, self.keys[j][c][d] as usize);
                     }
                     self.settle_cell(j);
                 }
@@ -366,7 +422,7 @@ impl Position {
     fn refresh_all_dirs(&mut self, i: usize) {
         for c in 0..2 {
             for d in 0..4 {
-                self.shapes[i][c][d] = self.compute_shape(i, c, d);
+                self.shapes[i][c][d] = self.pats.shape(c, self.keys[i][c][d] as usize);
             }
         }
         // The cell was a stone (or never counted): nothing of it is in the counts yet.
@@ -377,74 +433,105 @@ impl Position {
     /// previous contribution must have been removed already (it is re-added here).
     fn settle_cell(&mut self, i: usize) {
         for c in 0..2 {
-            let shapes = self.shapes[i][c];
-            let class = self.combine(shapes, c == 0);
-            let mut w: i32 = shapes.iter().map(|&s| SHAPE_WEIGHT[s as usize]).sum();
-            w += CLASS_BONUS[class as usize];
-            if matches!(class, Class::Forbidden) {
-                w = 0;
-            }
+            let s = self.shapes[i][c];
+            let (class, w) = self.combo[c][combo_index(s)];
             self.class[i][c] = class;
             self.weight[i][c] = w;
             self.class_count[c][class as usize] += 1;
             self.weight_sum[c] += w as i64;
         }
     }
+}
 
-    /// The class of four line shapes.
-    fn combine(&self, s: [Shape; 4], black: bool) -> Class {
-        let mut fours = 0;
-        let mut open_fours = 0;
-        let mut threes = 0;
-        let mut five = false;
-        let mut overline = false;
-        let mut quiet = false;
-        for sh in s {
-            match sh {
-                Shape::Five => five = true,
-                Shape::DoubleFour => fours += 2,
-                Shape::F4 => {
-                    fours += 1;
-                    open_fours += 1;
+/// Index of four shapes in the combination tables.
+#[inline]
+fn combo_index(s: [Shape; 4]) -> usize {
+    ((s[0] as usize * Shape::COUNT + s[1] as usize) * Shape::COUNT + s[2] as usize) * Shape::COUNT
+        + s[3] as usize
+}
+
+/// (class, weight) of every combination of four shapes, for black and for white.
+fn combo_tables(pats: &Patterns) -> Arc<[Vec<(Class, i32)>; 2]> {
+    let renju = pats.rules.variant == Variant::Renju;
+    let n = Shape::COUNT.pow(4);
+    let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
+    let table = |black: bool| {
+        let mut t = vec![(Class::None, 0); n];
+        for &a in &all {
+            for &b in &all {
+                for &c in &all {
+                    for &d in &all {
+                        let s = [a, b, c, d];
+                        let class = combine(s, black && renju);
+                        let mut w: i32 = s.iter().map(|&x| SHAPE_WEIGHT[x as usize]).sum();
+                        w += CLASS_BONUS[class as usize];
+                        if class == Class::Forbidden {
+                            w = 0;
+                        }
+                        t[combo_index(s)] = (class, w);
+                    }
                 }
-                Shape::B4 => fours += 1,
-                Shape::F3 => threes += 1,
-                Shape::Overline => overline = true,
-                Shape::None => {}
-                _ => quiet = true,
             }
         }
-        if five {
-            return Class::Five;
-        }
-        if self.renju && black {
-            if overline || fours >= 2 {
-                return Class::Forbidden;
+        t
+    };
+    Arc::new([table(true), table(false)])
+}
+
+/// The class of four line shapes (`renju_black`: black's fouls apply).
+fn combine(s: [Shape; 4], renju_black: bool) -> Class {
+    let mut fours = 0;
+    let mut open_fours = 0;
+    let mut threes = 0;
+    let mut five = false;
+    let mut overline = false;
+    let mut quiet = false;
+    for sh in s {
+        match sh {
+            Shape::Five => five = true,
+            Shape::DoubleFour => fours += 2,
+            Shape::F4 => {
+                fours += 1;
+                open_fours += 1;
             }
-            if threes >= 2 {
-                return Class::MaybeForbidden;
-            }
-        }
-        if open_fours > 0 || fours >= 2 {
-            Class::Flex4
-        } else if fours == 1 && threes > 0 {
-            Class::B4F3
-        } else if fours == 1 {
-            Class::B4
-        } else if threes >= 2 {
-            Class::F3x2
-        } else if threes == 1 {
-            Class::F3
-        } else if quiet {
-            Class::Quiet
-        } else {
-            Class::None
+            Shape::B4 => fours += 1,
+            Shape::F3 => threes += 1,
+            Shape::Overline => overline = true,
+            Shape::None => {}
+            _ => quiet = true,
         }
     }
+    if five {
+        return Class::Five;
+    }
+    if renju_black {
+        if overline || fours >= 2 {
+            return Class::Forbidden;
+        }
+        if threes >= 2 {
+            return Class::MaybeForbidden;
+        }
+    }
+    if open_fours > 0 || fours >= 2 {
+        Class::Flex4
+    } else if fours == 1 && threes > 0 {
+        Class::B4F3
+    } else if fours == 1 {
+        Class::B4
+    } else if threes >= 2 {
+        Class::F3x2
+    } else if threes == 1 {
+        Class::F3
+    } else if quiet {
+        Class::Quiet
+    } else {
+        Class::None
+    }
+}
 
-    /// The shape colour `c` makes on line `d` with a stone on `i`.
-    #[inline]
-    fn compute_shape(&self, i: usize, c: usize, d: usize) -> Shape {
+impl Position {
+    /// The window key of cell `i` for colour `c` on line `d`, read from the cells.
+    fn compute_key(&self, i: usize, c: usize, d: usize) -> u32 {
         let half = self.pats.half as isize;
         let step = self.dirs[d];
         let radix = self.pats.radix as usize;
@@ -458,7 +545,7 @@ impl Position {
             }
             k -= 1;
         }
-        self.pats.shape(c, key)
+        key as u32
     }
 
     /// Checks every invariant against a fresh computation (tests and debugging).

@@ -25,7 +25,7 @@ use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Patterns;
 use crate::position::{Class, Position};
 use crate::rules::Rules;
-use crate::threat::{Solver, ThreatLimits, five_points, four_moves};
+use crate::threat::{Solver, ThreatLimits, five_points, fives_around, four_moves, makes_four};
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
 
@@ -38,6 +38,9 @@ const MAX_PLY: usize = 96;
 /// Nodes between two looks at the clock and the stop flag: a node can cost tens of microseconds
 /// (threat defences are tried move by move), so this stays small.
 const CHECK_EVERY: u64 = 64;
+/// Quiescence VCF: at most this many fours, and this many nodes per leaf.
+const LEAF_VCF_FOURS: u32 = 6;
+const LEAF_VCF_NODES: u32 = 48;
 /// Moves searched at a quiet node at most (the rest are far weaker by the weight matrix).
 const MAX_QUIET_MOVES: usize = 24;
 
@@ -227,6 +230,14 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY {
+            // Quiescence: a side with fours checks for a short VCF before the static evaluation.
+            let fours = self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3);
+            if fours > 0 && ply < MAX_PLY {
+                let mut budget = LEAF_VCF_NODES;
+                if self.leaf_vcf(LEAF_VCF_FOURS, &mut budget) {
+                    return WIN - p - 2 * LEAF_VCF_FOURS as i32 - 1;
+                }
+            }
             return evaluate(&self.pos);
         }
         // Step 2. The table.
@@ -306,6 +317,55 @@ impl<'a> Worker<'a> {
         };
         self.tt.store(key, best_move, to_tt(best, p), depth, bound);
         best
+    }
+
+    /// A small VCF for the side to move (quiescence): fours only, each answered by its forced block.
+    fn leaf_vcf(&mut self, fours_left: u32, budget: &mut u32) -> bool {
+        let me = self.pos.side();
+        let opp = me.opp();
+        if self.pos.count(me, Class::Five) > 0 {
+            return true;
+        }
+        if *budget == 0 || fours_left == 0 {
+            return false;
+        }
+        *budget -= 1;
+        self.nodes += 1;
+        let moves = match self.pos.count(opp, Class::Five) {
+            0 => {
+                if self.pos.count(me, Class::Flex4) > 0 {
+                    return true;
+                }
+                four_moves(&self.pos, me)
+            }
+            1 => match block_point(&self.pos, opp) {
+                Some(b) if makes_four(&self.pos, b, me) && self.pos.legal_for(b, me) => vec![b],
+                _ => return false,
+            },
+            _ => return false,
+        };
+        for m in moves {
+            self.pos.play(m);
+            let fives = fives_around(&self.pos, m, me);
+            let won = match fives.len() {
+                0 => false,
+                1 if self.pos.legal_for(fives[0], opp) => {
+                    self.pos.play(fives[0]);
+                    let r = self.leaf_vcf(fours_left - 1, budget);
+                    self.pos.undo();
+                    r
+                }
+                _ => true,
+            };
+            self.pos.undo();
+            if won {
+                return true;
+            }
+            if *budget == 0 {
+                break;
+            }
+        }
+        false
     }
 
     /// Searches the root moves at `depth` and returns (score, best move index in `moves`). Moves are
@@ -631,6 +691,10 @@ impl Player for SearchPlayer {
             out.depth
         ));
         Thought { mv: out.mv, messages }
+    }
+
+    fn prepare(&self, rules: &Rules) {
+        let _ = self.patterns(rules);
     }
 
     fn clear(&self) {

@@ -41,7 +41,7 @@ pub struct Solver<'a> {
 }
 
 /// Empty cells within `L` of `i` on its four lines where `c` makes a five.
-fn fives_around(pos: &Position, i: usize, c: Color) -> Vec<usize> {
+pub fn fives_around(pos: &Position, i: usize, c: Color) -> Vec<usize> {
     let half = pos.patterns().half as isize;
     let mut out = vec![];
     for d in 0..4 {
