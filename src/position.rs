@@ -389,9 +389,8 @@ impl Position {
                 // Cell i sits at offset o of cell j.
                 let j = (i as isize - o * step) as usize;
                 let w = self.digit_weight[(o + half) as usize] as i64;
-                for c in 0..2 {
-                    let k = &mut self.keys[j][c][d];
-                    *k = (*k as i64 + delta[c] * w) as u32;
+                for (keys, dc) in self.keys[j].iter_mut().zip(delta) {
+                    keys[d] = (keys[d] as i64 + dc * w) as u32;
                 }
             }
         }
