@@ -41,8 +41,11 @@ const CHECK_EVERY: u64 = 64;
 /// Quiescence VCF: at most this many fours, and this many nodes per leaf.
 const LEAF_VCF_FOURS: u32 = 6;
 const LEAF_VCF_NODES: u32 = 48;
+/// The null-move threat check: the opponent's VCF, at most this many fours and nodes.
+const THREAT_VCF_FOURS: u32 = 8;
+const THREAT_VCF_NODES: u32 = 64;
 /// Moves searched at a quiet node at most (the rest are far weaker by the weight matrix).
-const MAX_QUIET_MOVES: usize = 24;
+const MAX_QUIET_MOVES: usize = 14;
 
 /// Everything one search thread needs.
 pub struct Worker<'a> {
@@ -55,6 +58,8 @@ pub struct Worker<'a> {
     aborted: bool,
     history: Vec<[i32; 2]>,
     main: bool,
+    /// In the root iteration under way, a later move beat the first one.
+    improved: bool,
 }
 
 /// A quiet evaluation from the side to move's view: the weight matrix of both sides, with the move
@@ -92,6 +97,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             history: vec![[0; 2]; n],
             main,
+            improved: false,
         }
     }
 
@@ -150,6 +156,15 @@ impl<'a> Worker<'a> {
                 return Err(-(WIN - self.pos.ply() as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
+        } else if let Some(line) = self.opponent_vcf() {
+            // The opponent would win by fours if it moved again: play a four of ours, or on its line.
+            let mut set = four_moves(&self.pos, me);
+            for i in line {
+                if self.pos.is_empty(i) && !set.contains(&i) {
+                    set.push(i);
+                }
+            }
+            moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
         } else {
             let pos = &self.pos;
             moves = pos
@@ -176,6 +191,20 @@ impl<'a> Worker<'a> {
             out.push(i);
         }
         Ok(out)
+    }
+
+    /// The opponent's VCF if it could move now (a null move), as the cells of its line.
+    fn opponent_vcf(&mut self) -> Option<Vec<usize>> {
+        let opp = self.pos.side().opp();
+        if self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0 {
+            return None;
+        }
+        self.pos.pass();
+        let mut budget = THREAT_VCF_NODES;
+        let mut line = vec![];
+        let found = self.vcf_line(THREAT_VCF_FOURS, &mut budget, Some(&mut line));
+        self.pos.pass();
+        found.then_some(line)
     }
 
     #[inline]
@@ -321,6 +350,11 @@ impl<'a> Worker<'a> {
 
     /// A small VCF for the side to move (quiescence): fours only, each answered by its forced block.
     fn leaf_vcf(&mut self, fours_left: u32, budget: &mut u32) -> bool {
+        self.vcf_line(fours_left, budget, None)
+    }
+
+    /// The same, recording the winning line (attacker and defender moves) when `line` is given.
+    fn vcf_line(&mut self, fours_left: u32, budget: &mut u32, mut line: Option<&mut Vec<usize>>) -> bool {
         let me = self.pos.side();
         let opp = me.opp();
         if self.pos.count(me, Class::Five) > 0 {
@@ -351,14 +385,25 @@ impl<'a> Worker<'a> {
                 0 => false,
                 1 if self.pos.legal_for(fives[0], opp) => {
                     self.pos.play(fives[0]);
-                    let r = self.leaf_vcf(fours_left - 1, budget);
+                    let r = self.vcf_line(fours_left - 1, budget, line.as_deref_mut());
                     self.pos.undo();
+                    if r && let Some(l) = line.as_deref_mut() {
+                        l.push(fives[0]);
+                    }
                     r
                 }
-                _ => true,
+                _ => {
+                    if let Some(l) = line.as_deref_mut() {
+                        l.extend(&fives);
+                    }
+                    true
+                }
             };
             self.pos.undo();
             if won {
+                if let Some(l) = line.as_deref_mut() {
+                    l.push(m);
+                }
                 return true;
             }
             if *budget == 0 {
@@ -371,6 +416,7 @@ impl<'a> Worker<'a> {
     /// Searches the root moves at `depth` and returns (score, best move index in `moves`). Moves are
     /// reordered so the best comes first.
     pub fn root(&mut self, moves: &mut [usize], depth: i32, pv_out: &mut Vec<usize>) -> Option<i32> {
+        self.improved = false;
         let mut alpha = -INF;
         let beta = INF;
         let mut best = -INF;
@@ -388,12 +434,15 @@ impl<'a> Worker<'a> {
             };
             self.pos.undo();
             if self.aborted {
-                return None;
+                // Stopped midway: what was fully searched still counts when it beat the first move
+                // (moves[0] is then the best of them); otherwise the last complete depth decides.
+                return (n > 0 && best > -INF && self.improved).then_some(best);
             }
             if v > best {
                 best = v;
                 alpha = alpha.max(v);
                 moves[..=n].rotate_right(1);
+                self.improved = n > 0;
             }
         }
         self.tt.store(self.pos.hash(), Some(moves[0]), best, depth, Bound::Exact);
@@ -634,6 +683,13 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         let mut pv = vec![];
         for depth in 1..=max_depth {
             let Some(score) = w.root(&mut root_moves, depth, &mut pv) else { break };
+            if w.aborted {
+                // A partial iteration whose best move beat the previous choice.
+                result = (root_moves[0], score, depth - 1);
+                messages
+                    .push(format!("depth {depth} (partial) best {}", w.pos.pos_of(root_moves[0]).notation()));
+                break;
+            }
             result = (root_moves[0], score, depth);
             let elapsed = started.elapsed().as_secs_f64().max(1e-6);
             let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed);
