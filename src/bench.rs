@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::board::{Board, Pos};
+use crate::board::Board;
 use crate::rules::Rules;
 use crate::search::{self, SearchPlayer, score_text};
 use crate::tt::Tt;
@@ -30,24 +30,6 @@ pub const POSITIONS: &[(i64, i64, &str)] = &[
     (8, 15, "h8i9i8g8j8k8h9"),
 ];
 
-/// Builds a game from pos notation.
-pub fn game(size: i64, moves: &str) -> Board {
-    let mut b = Board::new(size, size).expect("bench sizes are valid");
-    let bytes = moves.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let mut j = i + 1;
-        while j < bytes.len() && bytes[j].is_ascii_digit() {
-            j += 1;
-        }
-        if let Some(p) = Pos::from_notation(&moves[i..j]) {
-            let _ = b.try_play(p.x as i64, p.y as i64);
-        }
-        i = j;
-    }
-    b
-}
-
 /// Runs the bench and returns its report; the last line is `nodes N nps M`.
 pub fn run(depth: i32) -> String {
     let player = SearchPlayer::default();
@@ -59,7 +41,7 @@ pub fn run(depth: i32) -> String {
         let rules = Rules::from_mask(mask, 5).0;
         let Some(pats) = player.patterns(&rules) else { continue };
         let tt = Tt::new(16 << 20);
-        let board = game(size, moves);
+        let Ok(board) = Board::from_moves(size, size, moves) else { continue };
         let t = Instant::now();
         let setup = search::Setup {
             pats: Arc::clone(&pats),

@@ -330,6 +330,24 @@ impl Board {
         n
     }
 
+    /// A game from moves in pos notation, black first (`h8i9j10`): the form our data and benches use.
+    pub fn from_moves(width: i64, height: i64, moves: &str) -> Result<Board, String> {
+        let mut b = Board::new(width, height).map_err(|e| e.to_string())?;
+        let bytes = moves.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            let text = moves.get(i..j).ok_or("moves must be ASCII")?;
+            let p = Pos::from_notation(text).ok_or_else(|| format!("bad move '{text}'"))?;
+            b.try_play(p.x as i64, p.y as i64).map_err(|e| format!("{text}: {e}"))?;
+            i = j;
+        }
+        Ok(b)
+    }
+
     /// Parses a text diagram: one line per row (row 0 first), one character per cell, blanks between
     /// cells optional. `x`/`X` black, `o`/`O` white, `.` or `+` empty, `#` wall. Any stone counts are
     /// accepted; the side with fewer stones is to move.

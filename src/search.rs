@@ -25,7 +25,7 @@ use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Patterns;
 use crate::position::{Class, Position};
 use crate::rules::Rules;
-use crate::threat::{Solver, ThreatLimits, five_points, fives_around, four_moves, makes_four};
+use crate::threat::{Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four};
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
 
@@ -125,32 +125,7 @@ impl<'a> Worker<'a> {
         let mut moves: Vec<(i32, usize)>;
         if pos.count(opp, Class::Flex4) > 0 && pos.count(me, Class::Flex4) == 0 {
             // The opponent threatens an open four: defend, or counter with a four.
-            let mut set = four_moves(pos, me);
-            let half = pos.patterns().half as isize;
-            let threats: Vec<usize> =
-                pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, opp) == Class::Flex4).collect();
-            let mut tried = vec![];
-            for &t in &threats {
-                for d in 0..4 {
-                    for k in -half..=half {
-                        let j = (t as isize + k * pos.dir(d)) as usize;
-                        if pos.is_empty(j) && !tried.contains(&j) && !set.contains(&j) {
-                            tried.push(j);
-                        }
-                    }
-                }
-            }
-            for j in tried {
-                if !self.pos.legal_for(j, me) {
-                    continue;
-                }
-                self.pos.play(j);
-                let stopped = self.pos.count(opp, Class::Flex4) == 0;
-                self.pos.undo();
-                if stopped {
-                    set.push(j);
-                }
-            }
+            let set = defences(&mut self.pos, me);
             if set.is_empty() {
                 // Nothing stops the open four: lost in four plies.
                 return Err(-(WIN - self.pos.ply() as i32 - 4));
@@ -506,7 +481,7 @@ pub fn score_text(v: i32) -> String {
 pub struct SearchPlayer {
     patterns: Mutex<Option<Arc<Patterns>>>,
     tt: Mutex<Option<Arc<Tt>>>,
-    /// Keep out of `think`'s way while a bench or a test runs with fixed settings.
+    /// Run the VCT solver at the root (on by default; off gives a cheaper, purely alpha-beta player).
     pub vct: bool,
 }
 

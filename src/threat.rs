@@ -84,6 +84,40 @@ pub fn four_moves(pos: &Position, c: Color) -> Vec<usize> {
     v.into_iter().map(|(_, i)| i).collect()
 }
 
+/// The defender's answers to the attacker's open threes (points where the attacker would make an open
+/// four): the defender's own fours, then every point on those lines after which the attacker has no
+/// open-four point left.
+pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
+    let att = def.opp();
+    let mut out = four_moves(pos, def);
+    let half = pos.patterns().half as isize;
+    let threats: Vec<usize> =
+        pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4).collect();
+    let mut tried = vec![];
+    for &t in &threats {
+        for d in 0..4 {
+            for k in -half..=half {
+                let j = (t as isize + k * pos.dir(d)) as usize;
+                if pos.is_empty(j) && !tried.contains(&j) && !out.contains(&j) {
+                    tried.push(j);
+                }
+            }
+        }
+    }
+    for j in tried {
+        if !pos.legal_for(j, def) {
+            continue;
+        }
+        pos.play(j);
+        let stopped = pos.count(att, Class::Flex4) == 0;
+        pos.undo();
+        if stopped {
+            out.push(j);
+        }
+    }
+    out
+}
+
 /// Cells where `c` makes an open three or better without making a four (VCT's quiet threats).
 fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
     let mut v: Vec<(i32, usize)> = pos
@@ -298,7 +332,7 @@ impl<'a> Solver<'a> {
             pos.undo();
             return false;
         }
-        let defences = self.defences(pos, opp);
+        let defences = defences(pos, opp);
         let mut all_lose = true;
         let mut best_line: Vec<usize> = vec![];
         for d in defences {
@@ -321,37 +355,5 @@ impl<'a> Solver<'a> {
             return true;
         }
         false
-    }
-
-    /// The defender's answers to a three: its own fours, and the points after which the attacker has
-    /// no open-four point left.
-    fn defences(&mut self, pos: &mut Position, def: Color) -> Vec<usize> {
-        let att = def.opp();
-        let mut out = four_moves(pos, def);
-        let half = pos.patterns().half as isize;
-        let threats: Vec<usize> =
-            pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4).collect();
-        let mut tried = vec![];
-        for &t in &threats {
-            for d in 0..4 {
-                for k in -half..=half {
-                    let j = (t as isize + k * pos.dir(d)) as usize;
-                    if !pos.is_empty(j) || tried.contains(&j) || out.contains(&j) {
-                        continue;
-                    }
-                    tried.push(j);
-                    if !pos.legal_for(j, def) {
-                        continue;
-                    }
-                    pos.play(j);
-                    let stopped = pos.count(att, Class::Flex4) == 0;
-                    pos.undo();
-                    if stopped {
-                        out.push(j);
-                    }
-                }
-            }
-        }
-        out
     }
 }

@@ -212,17 +212,5 @@ pub fn position(size: i64, black: &[Json], white: &[Json]) -> Board {
 
 /// A game position from a move string in pos notation (`h8i9j10`), black first.
 pub fn game(size: i64, moves: &str) -> Board {
-    let mut b = Board::new(size, size).unwrap();
-    let bytes = moves.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let mut j = i + 1;
-        while j < bytes.len() && bytes[j].is_ascii_digit() {
-            j += 1;
-        }
-        let p = pos(&moves[i..j]);
-        b.try_play(p.x as i64, p.y as i64).unwrap();
-        i = j;
-    }
-    b
+    Board::from_moves(size, size, moves).unwrap_or_else(|e| panic!("{moves}: {e}"))
 }
