@@ -261,6 +261,19 @@ impl Board {
         self.history.push(p);
     }
 
+    /// Places a stone of colour `c`, whatever the turn (the search's null moves make turns that the
+    /// stone counts do not show).
+    ///
+    /// # Panics
+    /// In debug builds, when `p` is not empty.
+    #[inline]
+    pub fn place_unchecked(&mut self, p: Pos, c: Color) {
+        debug_assert!(self.is_empty(p), "place_unchecked on {p}");
+        self.set(p, Cell::Stone(c));
+        self.counts[c.index()] += 1;
+        self.history.push(p);
+    }
+
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Pos> {
         let p = self.history.pop()?;

@@ -320,7 +320,9 @@ impl Position {
         self.forget_cell(i);
         self.shift_keys(i, c as u8, EMPTY);
         self.cells[i] = c as u8;
-        self.board.play_unchecked(self.pos_of(i));
+        // The mirror board takes the colour from us: after a null move (`pass`) its own count-based
+        // turn would be wrong.
+        self.board.place_unchecked(self.pos_of(i), self.side);
         self.hash ^= zobrist(i, c) ^ SIDE_KEY;
         self.bump_near(i, 1);
         self.history.push(i);

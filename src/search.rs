@@ -563,14 +563,18 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         return Outcome { mv: Some(pos_of(&pos, f)), score: WIN - 1, depth: 0, nodes: 0, messages };
     }
     let opp_fives = five_points(&pos, opp);
-    if let Some(&b) = opp_fives.first()
-        && (opp_fives.len() == 1 || !pos.legal_for(b, me))
-    {
-        // One five to block (or several: block one; the game is lost anyway).
-        let legal = pos.legal_for(b, me);
-        let mv =
-            if legal { b } else { opp_fives.iter().copied().find(|&i| pos.legal_for(i, me)).unwrap_or(b) };
-        let score = if opp_fives.len() == 1 && legal { 0 } else { -(WIN - 2) };
+    if !opp_fives.is_empty() {
+        // Block the five (one of them if there are several: the game is lost then anyway). When every
+        // five point is forbidden for black, nothing saves the game, but a foul would lose at once:
+        // play the best legal point instead.
+        let mv = opp_fives.iter().copied().find(|&i| pos.legal_for(i, me)).or_else(|| {
+            let mut legal: Vec<usize> =
+                pos.indices().filter(|&i| pos.is_empty(i) && pos.legal_for(i, me)).collect();
+            legal.sort_by_key(|&i| -(pos.weight(i, me) + pos.weight(i, opp)));
+            legal.first().copied()
+        });
+        let mv = mv.unwrap_or(opp_fives[0]);
+        let score = if opp_fives.len() == 1 && opp_fives[0] == mv { 0 } else { -(WIN - 2) };
         return Outcome { mv: Some(pos_of(&pos, mv)), score, depth: 0, nodes: 0, messages };
     }
     let shared_nodes = AtomicU64::new(0);
@@ -618,10 +622,12 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         match w.generate(None) {
             Ok(m) if !m.is_empty() => m,
             _ => {
-                // No legal move (renju black boxed in) or a proven loss: any empty point, the best by weight.
+                // A proven loss (or renju black boxed in): the best legal point by weight, so the game
+                // goes on as long as it can; a foul only when no legal point is left.
                 let mut all: Vec<usize> = pos.indices().filter(|&i| pos.is_empty(i)).collect();
                 all.sort_by_key(|&i| -(pos.weight(i, me) + pos.weight(i, opp)));
-                all
+                let legal: Vec<usize> = all.iter().copied().filter(|&i| pos.legal_for(i, me)).collect();
+                if legal.is_empty() { all } else { legal }
             }
         }
     };

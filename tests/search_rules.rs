@@ -1,0 +1,77 @@
+//! The search under every rule: Gomocup's rule checks, and no renju foul for black even in dense, lost
+//! or forbidden-riddled positions. Short fixed node budgets keep it quick and repeatable.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use common::{Json, game, position, read_data};
+use quincunx::board::{Board, Color};
+use quincunx::engine::{Limits, Player};
+use quincunx::rules::{Rules, Verdict};
+use quincunx::search::SearchPlayer;
+use quincunx::timeman::Budget;
+
+fn limits(nodes: u64) -> Limits {
+    Limits {
+        budget: Budget { start: Instant::now(), soft: None, hard: None },
+        max_depth: None,
+        max_nodes: Some(nodes),
+        threads: 1,
+        memory: 16 << 20,
+    }
+}
+
+fn answer(board: &Board, rule: i64) -> String {
+    let player = SearchPlayer::default();
+    let stop = AtomicBool::new(false);
+    let rules = Rules::from_mask(rule, 5).0;
+    let t = player.think(board, &rules, &limits(20_000), &stop);
+    t.mv.expect("a move").notation()
+}
+
+#[test]
+fn gomocup_rule_checks() {
+    for rule in [0, 1, 4, 8] {
+        let m = answer(&game(15, "h8h9i8i9j8j9k8k9"), rule);
+        assert!(["g8", "l8"].contains(&m.as_str()), "rule {rule}: open four completed at {m}");
+    }
+    let m = answer(&game(15, "h8h9i8h10g8h11j13h12g14h14i15"), 1);
+    assert!(["f8", "j8"].contains(&m.as_str()), "standard: {m}");
+    assert_eq!(answer(&game(15, "h8h9i8h10g8h11j13h12g14h14i15"), 0), "h13", "freestyle takes the overline");
+    assert_ne!(answer(&game(15, "h8h9i7i9h10i6i11i12"), 4), "g9", "renju: g9 is a double-three");
+    let m = answer(&game(15, "h8f8g8f9i8f7j8l8"), 8);
+    assert!(["f5", "f6", "f10", "f11"].contains(&m.as_str()), "caro: {m}");
+}
+
+#[test]
+fn black_never_plays_a_renju_foul() {
+    let text = read_data("renju/forbidden-random1000.jsonl");
+    let rules = Rules::from_mask(4, 5).0;
+    let player = SearchPlayer::default();
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(400) {
+        let rec = Json::parse(line);
+        if rec.get("forbidden").obj().is_empty() {
+            continue;
+        }
+        let b = position(15, rec.get("black").arr(), rec.get("white").arr());
+        if b.side_to_move() != Color::Black || b.is_full() {
+            continue;
+        }
+        let t = player.think(&b, &rules, &limits(3_000), &stop);
+        let p = t.mv.expect("a move");
+        assert!(b.is_empty(p), "{}: occupied {p}", rec.get("id").str());
+        assert!(
+            !matches!(rules.verdict(&b, p), Verdict::Foul(_)),
+            "{}: black played the foul {}\n{b}",
+            rec.get("id").str(),
+            p.notation()
+        );
+        checked += 1;
+    }
+    println!("{checked} positions with forbidden points, no foul");
+    assert!(checked > 50);
+}
