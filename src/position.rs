@@ -98,8 +98,9 @@ pub struct Position {
     keys: Vec<[[u32; 4]; 2]>,
     /// `radix^digit` of the digit that offset `o` (−L..=L, not 0) occupies in a key.
     digit_weight: Vec<u32>,
-    /// (class, weight) of every combination of four shapes, per colour.
-    combo: Arc<[Vec<(Class, i32)>; 2]>,
+    /// The class of every combination of four shapes, per colour (a byte each, so the table stays in
+    /// cache; the weight is summed from the shapes).
+    combo: Arc<[Vec<Class>; 2]>,
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
     weight: Vec<[i32; 2]>,
@@ -409,10 +410,15 @@ impl Position {
                 }
                 let j = (i as isize + k * step) as usize;
                 if self.cells[j] == EMPTY {
-                    self.forget_cell(j);
-                    for c in 0..2 {
-                        self.shapes[j][c][d] = self.pats.shape(c, self.keys[j][c][d] as usize);
+                    let black = self.pats.shape(0, self.keys[j][0][d] as usize);
+                    let white = self.pats.shape(1, self.keys[j][1][d] as usize);
+                    // Most cells a few steps away keep their shape: nothing else to redo then.
+                    if black == self.shapes[j][0][d] && white == self.shapes[j][1][d] {
+                        continue;
                     }
+                    self.forget_cell(j);
+                    self.shapes[j][0][d] = black;
+                    self.shapes[j][1][d] = white;
                     self.settle_cell(j);
                 }
             }
@@ -435,7 +441,8 @@ impl Position {
     fn settle_cell(&mut self, i: usize) {
         for c in 0..2 {
             let s = self.shapes[i][c];
-            let (class, w) = self.combo[c][combo_index(s)];
+            let class = self.combo[c][combo_index(s)];
+            let w = cell_weight(s, class);
             self.class[i][c] = class;
             self.weight[i][c] = w;
             self.class_count[c][class as usize] += 1;
@@ -451,25 +458,28 @@ fn combo_index(s: [Shape; 4]) -> usize {
         + s[3] as usize
 }
 
-/// (class, weight) of every combination of four shapes, for black and for white.
-fn combo_tables(pats: &Patterns) -> Arc<[Vec<(Class, i32)>; 2]> {
+/// The weight of a cell from its four shapes and their class.
+#[inline]
+fn cell_weight(s: [Shape; 4], class: Class) -> i32 {
+    if class == Class::Forbidden {
+        return 0;
+    }
+    s.iter().map(|&x| SHAPE_WEIGHT[x as usize]).sum::<i32>() + CLASS_BONUS[class as usize]
+}
+
+/// The class of every combination of four shapes, for black and for white.
+fn combo_tables(pats: &Patterns) -> Arc<[Vec<Class>; 2]> {
     let renju = pats.rules.variant == Variant::Renju;
     let n = Shape::COUNT.pow(4);
     let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
     let table = |black: bool| {
-        let mut t = vec![(Class::None, 0); n];
+        let mut t = vec![Class::None; n];
         for &a in &all {
             for &b in &all {
                 for &c in &all {
                     for &d in &all {
                         let s = [a, b, c, d];
-                        let class = combine(s, black && renju);
-                        let mut w: i32 = s.iter().map(|&x| SHAPE_WEIGHT[x as usize]).sum();
-                        w += CLASS_BONUS[class as usize];
-                        if class == Class::Forbidden {
-                            w = 0;
-                        }
-                        t[combo_index(s)] = (class, w);
+                        t[combo_index(s)] = combine(s, black && renju);
                     }
                 }
             }
