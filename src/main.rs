@@ -17,6 +17,7 @@ use quincunx::weights::{Style, Table, WeightMatrix};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
+                       [--threads N]
        pbrain-quincunx bench [DEPTH]
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --help
@@ -27,6 +28,7 @@ With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdo
   --player weights   the classic weight-matrix player (the baseline)
   --table T          its weight table: tuple (5-tuple, default) or proportional
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
+  --threads N        search threads until the manager sends INFO thread_num (default: the cores)
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
 
 const MATCH_USAGE: &str = "\
@@ -79,15 +81,20 @@ fn main() -> Result<()> {
         }
         _ => {}
     }
-    let player = parse_player(&args)?;
-    let engine = Engine::new(player);
+    let (player, threads) = parse_player(&args)?;
+    let mut engine = Engine::new(player);
+    if let Some(n) = threads {
+        // A default: a manager's INFO thread_num still decides.
+        engine.apply(quincunx::engine::Info::ThreadNum(n));
+    }
     quincunx::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine).context("protocol I/O")?;
     Ok(())
 }
 
-fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
+fn parse_player(args: &[String]) -> Result<(Arc<dyn Player>, Option<usize>)> {
     let mut wm = WeightMatrix::default();
     let mut weights = false;
+    let mut threads = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value =
@@ -112,6 +119,10 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
                     other => bail!("unknown style '{other}'\n{USAGE}"),
                 }
             }
+            "--threads" => {
+                let v = value("--threads")?;
+                threads = Some(v.parse().with_context(|| format!("--threads: '{v}' is not a number"))?);
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -119,7 +130,8 @@ fn parse_player(args: &[String]) -> Result<Arc<dyn Player>> {
             other => bail!("unknown argument '{other}'\n{USAGE}"),
         }
     }
-    if weights { Ok(Arc::new(wm)) } else { Ok(Arc::new(SearchPlayer::default())) }
+    let player: Arc<dyn Player> = if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::default()) };
+    Ok((player, threads))
 }
 
 const SCRIPT_USAGE: &str = "\
