@@ -168,6 +168,8 @@ pub struct StepReport {
     pub detail: String,
     /// MESSAGE/DEBUG lines skipped while waiting.
     pub skipped: Vec<String>,
+    /// For an expectation: the last line sent before it (what the answer answers).
+    pub after: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -198,6 +200,11 @@ impl Report {
             if verbose || !s.passed {
                 let mark = if s.passed { "ok  " } else { "FAIL" };
                 out.push_str(&format!("  {mark} line {:>3}: {:<28} {}\n", s.line, s.step, s.detail));
+                if !s.passed
+                    && let Some(sent) = &s.after
+                {
+                    out.push_str(&format!("                 sent: {sent}\n"));
+                }
             }
         }
         out
@@ -370,10 +377,12 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
     let mut tracker = Tracker::default();
     let mut limit = Duration::from_millis(DEFAULT_LIMIT_MS);
     let mut last_send = Instant::now();
+    let mut last_sent: Option<String> = None;
     for (line_no, step) in &script.steps {
         let mut skipped = vec![];
         let (passed, detail) = match step {
             Step::SendLine(bytes) | Step::SendRaw(bytes) => {
+                last_sent = Some(describe(step));
                 tracker.sent(bytes);
                 last_send = Instant::now();
                 match brain.send_raw(bytes) {
@@ -433,7 +442,17 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                 Received::Flood => (false, "flood of skipped lines".into()),
             },
         };
-        report.steps.push(StepReport { line: *line_no, step: describe(step), passed, detail, skipped });
+        let after = matches!(step, Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::Silent(_))
+            .then(|| last_sent.clone())
+            .flatten();
+        report.steps.push(StepReport {
+            line: *line_no,
+            step: describe(step),
+            passed,
+            detail,
+            skipped,
+            after,
+        });
     }
     // A moment to exit by itself after its input closes, then the whole process group goes.
     brain.close_stdin();
