@@ -169,6 +169,15 @@ struct Builder {
 
 const UNKNOWN: u8 = u8::MAX;
 
+/// Longest window: L = 8 on each side and the middle.
+const MAX_WINDOW: usize = 17;
+
+/// A decoded window on the stack.
+struct Window {
+    cells: [u8; MAX_WINDOW],
+    len: usize,
+}
+
 /// A run of at least K through the middle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Run {
@@ -186,27 +195,81 @@ impl Builder {
     }
 
     fn build(mut self) -> Vec<u8> {
-        for key in 0..self.memo.len() {
-            self.shape_of(key);
+        if self.radix == 3 {
+            for key in 0..self.memo.len() {
+                self.shape_of(key);
+            }
+        } else {
+            // Under caro the edge is a digit of its own, but it can only fill a window from its outer
+            // ends inwards: about an eighth of the keys can occur, and only those are worth building.
+            for key in self.reachable_keys() {
+                self.shape_of(key);
+            }
+        }
+        // Windows that never occur read as nothing.
+        for v in &mut self.memo {
+            if *v == UNKNOWN {
+                *v = Shape::None as u8;
+            }
         }
         self.memo
     }
 
+    /// The caro keys whose edge digits form runs from the outer ends of the window.
+    fn reachable_keys(&self) -> Vec<usize> {
+        let h = self.half;
+        let r = self.radix as usize;
+        // One side's digits, innermost first: stones/empties, then edges out to the end.
+        let mut sides: Vec<Vec<u8>> = vec![];
+        for edges in 0..=h {
+            let free = h - edges;
+            for mut code in 0..3usize.pow(free as u32) {
+                let mut digits = Vec::with_capacity(h);
+                for _ in 0..free {
+                    digits.push((code % 3) as u8);
+                    code /= 3;
+                }
+                digits.extend(std::iter::repeat_n(EDGE, edges));
+                sides.push(digits);
+            }
+        }
+        let mut keys = Vec::with_capacity(sides.len() * sides.len());
+        for left in &sides {
+            for right in &sides {
+                // Key digit i is window cell i without the middle: left side outermost first.
+                let mut cells = [0u8; MAX_WINDOW];
+                for (k, &d) in left.iter().enumerate() {
+                    cells[h - 1 - k] = d;
+                }
+                for (k, &d) in right.iter().enumerate() {
+                    cells[h + k] = d;
+                }
+                let key = cells[..2 * h].iter().rev().fold(0usize, |acc, &d| acc * r + d as usize);
+                keys.push(key);
+            }
+        }
+        keys
+    }
+
     /// Window cells, the middle (own) included, from a key. Digit i of the key is cell i of the window
-    /// without the middle, least significant first.
-    fn decode(&self, mut key: usize) -> Vec<u8> {
-        let mut cells = Vec::with_capacity(2 * self.half + 1);
+    /// without the middle, least significant first. (A fixed array: the builder decodes a million keys
+    /// under caro, and allocating each made the table cost a move's time.)
+    fn decode(&self, mut key: usize) -> Window {
+        let mut w = Window { cells: [EMPTY; MAX_WINDOW], len: 2 * self.half + 1 };
+        let mut at = 0;
         for i in 0..2 * self.half {
             if i == self.half {
-                cells.push(OWN);
+                w.cells[at] = OWN;
+                at += 1;
             }
-            cells.push((key % self.radix as usize) as u8);
+            w.cells[at] = (key % self.radix as usize) as u8;
             key /= self.radix as usize;
+            at += 1;
         }
         if self.half == 0 {
-            cells.push(OWN);
+            w.cells[0] = OWN;
         }
-        cells
+        w
     }
 
     fn encode(&self, cells: &[u8]) -> usize {
@@ -259,13 +322,14 @@ impl Builder {
         if self.memo[key] != UNKNOWN {
             return Shape::from_u8(self.memo[key]);
         }
-        let mut cells = self.decode(key);
-        let shape = match self.wins(&cells) {
+        let mut window = self.decode(key);
+        let cells = &mut window.cells[..window.len];
+        let shape = match self.wins(cells) {
             Some(Run::Win) => Shape::Five,
             Some(Run::Overline) => Shape::Overline,
             // A caro five closed at both ends: this line is dead for us.
             Some(Run::Closed) => Shape::None,
-            None => self.shape_below_five(&mut cells),
+            None => self.shape_below_five(cells),
         };
         self.memo[key] = shape as u8;
         shape
@@ -273,7 +337,8 @@ impl Builder {
 
     fn shape_below_five(&mut self, cells: &mut [u8]) -> Shape {
         // Five points: empty cells whose stone makes a winning run through the middle.
-        let mut fives = vec![];
+        let mut fives = [0usize; MAX_WINDOW];
+        let mut n = 0;
         for i in 0..cells.len() {
             if cells[i] != EMPTY {
                 continue;
@@ -281,11 +346,12 @@ impl Builder {
             cells[i] = OWN;
             let (lo, hi) = self.run(cells);
             if lo <= i && i <= hi && self.wins(cells) == Some(Run::Win) {
-                fives.push(i);
+                fives[n] = i;
+                n += 1;
             }
             cells[i] = EMPTY;
         }
-        match fives.len() {
+        match n {
             0 => {}
             1 => return Shape::B4,
             2 if fives[1] - fives[0] == self.rule.k => return Shape::F4,
@@ -368,7 +434,7 @@ mod tests {
     fn caro_shapes() {
         let r = Rules::from_mask(8, 5).0;
         assert_eq!(shape(&r, "o x x * x x o"), Shape::None);
-        assert_eq!(shape(&r, "| x x * x x o"), Shape::Five, "the edge does not close a five");
+        assert_eq!(shape(&r, "| | | x x * x x o"), Shape::Five, "the edge does not close a five");
         assert_eq!(shape(&r, "o x x * x . o"), Shape::None, "its only five would be closed");
         assert_eq!(shape(&r, "o x x * x . ."), Shape::B4);
     }
