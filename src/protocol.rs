@@ -12,7 +12,8 @@
 //!   word ends the block with an `ERROR` and is then obeyed;
 //! - command words are case-insensitive; lines may end in CR LF, LF or CR; empty lines are skipped;
 //! - a reader thread keeps stdin flowing while the engine thinks: END exits at once, YXSTOP/STOP and
-//!   `INFO timeout_turn 0` stop the thought, other commands wait for the answer.
+//!   `INFO timeout_turn 0` stop the thought, other commands wait for the answer; INFO is applied at
+//!   once unless commands wait ahead of it, so every command sees exactly the settings sent before it.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -301,6 +302,9 @@ pub struct Session<W: Write> {
     block: Option<Block>,
     /// INFO values we could not use, reported before the next move.
     warnings: Vec<String>,
+    /// The same for INFO read while the engine thinks: they wait for the move after, so where a warning
+    /// appears never depends on when the reader thread delivered its line.
+    later_warnings: Vec<String>,
     /// Commands that arrived while the engine was thinking, in order.
     deferred: VecDeque<Event>,
 }
@@ -309,7 +313,15 @@ pub struct Session<W: Write> {
 pub fn run(input: impl Read + Send + 'static, out: impl Write, engine: Engine) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     spawn_reader(input, tx.clone());
-    let mut session = Session { engine, out, tx, block: None, warnings: vec![], deferred: VecDeque::new() };
+    let mut session = Session {
+        engine,
+        out,
+        tx,
+        block: None,
+        warnings: vec![],
+        later_warnings: vec![],
+        deferred: VecDeque::new(),
+    };
     session.serve(rx)
 }
 
@@ -391,7 +403,17 @@ impl<W: Write> Session<W> {
                 Flow::Continue
             }
             Ok(Command::Info(key, value)) => {
-                self.info(&key, &value);
+                // Piskvork's stop button is `INFO timeout_turn 0`: it stops the thought at once.
+                if key == "timeout_turn" && value.trim() == "0" {
+                    self.engine.stop();
+                }
+                // INFO must not overtake commands that wait: their thoughts would see settings that
+                // came after them, depending on how fast the reader was.
+                if self.deferred.is_empty() {
+                    self.info(&key, &value);
+                } else {
+                    self.deferred.push_back(Event::Line(line, at));
+                }
                 Flow::Continue
             }
             _ => {
@@ -402,14 +424,16 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
-        match parse_info(key, value) {
-            Ok(Some(info)) => {
-                if let Some(w) = self.engine.apply(info) {
-                    self.warnings.push(w);
-                }
+        let warning = match parse_info(key, value) {
+            Ok(Some(info)) => self.engine.apply(info),
+            Ok(None) => {
+                log::debug!("INFO {key} ignored");
+                None
             }
-            Ok(None) => log::debug!("INFO {key} ignored"),
-            Err(w) => self.warnings.push(w),
+            Err(w) => Some(w),
+        };
+        if let Some(w) = warning {
+            if self.engine.is_thinking() { self.later_warnings.push(w) } else { self.warnings.push(w) }
         }
     }
 
@@ -563,6 +587,7 @@ impl<W: Write> Session<W> {
         for w in std::mem::take(&mut self.warnings) {
             self.message(&w)?;
         }
+        self.warnings = std::mem::take(&mut self.later_warnings);
         for m in &thought.messages {
             self.message(m)?;
         }
