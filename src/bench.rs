@@ -2,7 +2,8 @@
 //! table size and no time limit, so the node count is the same on every machine. A change that should
 //! not alter the search must leave the count unchanged; commits that change the search quote it.
 //!
-//! The positions are Rapfi's benchmark openings (rules.md §3.3) plus a caro and a 20x20 exact one.
+//! The positions are Rapfi's benchmark openings (rules.md §3.3), plus renju and caro ones on 20x20 and a
+//! caro one on 15x15, so every rule is searched on both sizes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -27,7 +28,9 @@ pub const POSITIONS: &[(i64, i64, &str)] = &[
     (4, 15, "h8i9j10i8i7g9"),
     (4, 15, "h8h9j9j8f8i7g7i9h6e9f6k7l6i10i6f9g9g11h10i11i8"),
     (4, 15, "h8h9h6i10i6i9g9g8j11i7"),
+    (4, 20, "j10k11l12k10k9i11"),
     (8, 15, "h8i9i8g8j8k8h9"),
+    (8, 20, "j10k11k10i10l10m10j11"),
 ];
 
 /// Runs the bench and returns its report; the last line is `nodes N nps M`.
