@@ -109,10 +109,31 @@ pub struct Position {
     weight_sum: [i64; 2],
     hash: u64,
     history: Vec<usize>,
+    /// What `play` overwrote, so `undo` restores instead of recomputing (the cells whose shapes
+    /// changed, in order; the counts and sums of each move in `frames`).
+    saved: Vec<SavedCell>,
+    frames: Vec<Frame>,
     side: Color,
     board: Board,
     pats: Arc<Patterns>,
     renju: bool,
+}
+
+/// An empty cell's derived values before a move changed them.
+#[derive(Clone, Copy, Debug)]
+struct SavedCell {
+    idx: u32,
+    shapes: [[Shape; 4]; 2],
+    class: [Class; 2],
+    weight: [i32; 2],
+}
+
+/// The totals before a move, and where its saved cells start.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    saved_len: usize,
+    class_count: [[u32; Class::COUNT]; 2],
+    weight_sum: [i64; 2],
 }
 
 /// A hash key per (cell, colour): splitmix64 of the index, so no table is needed.
@@ -152,6 +173,8 @@ impl Position {
             weight_sum: [0; 2],
             hash: 0,
             history: vec![],
+            saved: vec![],
+            frames: vec![],
             side: Color::Black,
             board: Board::new(w as i64, h as i64).expect("board sizes are valid"),
             renju: pats.rules.variant == Variant::Renju,
@@ -318,6 +341,13 @@ impl Position {
     pub fn play(&mut self, i: usize) {
         debug_assert!(self.cells[i] == EMPTY, "play on a non-empty cell");
         let c = self.side.index();
+        self.frames.push(Frame {
+            saved_len: self.saved.len(),
+            class_count: self.class_count,
+            weight_sum: self.weight_sum,
+        });
+        // The cell's own shapes stay as they were while it holds a stone (only empty cells are
+        // refreshed), so an undo finds them intact.
         self.forget_cell(i);
         self.shift_keys(i, c as u8, EMPTY);
         self.cells[i] = c as u8;
@@ -337,8 +367,12 @@ impl Position {
         self.hash ^= SIDE_KEY;
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move: the cells it changed get their saved values back, so nothing is
+    /// recomputed.
     pub fn undo(&mut self) {
+        // Frames cover the moves played since `new`; a stone of the starting board has none and is
+        // taken back by recomputing.
+        let frame = self.frames.pop();
         let Some(i) = self.history.pop() else { return };
         let c = self.cells[i] as usize;
         self.shift_keys(i, EMPTY, c as u8);
@@ -347,8 +381,20 @@ impl Position {
         self.hash ^= zobrist(i, c) ^ SIDE_KEY;
         self.bump_near(i, -1);
         self.side = self.side.opp();
-        self.refresh_all_dirs(i);
-        self.refresh_around(i);
+        let Some(frame) = frame else {
+            self.refresh_all_dirs(i);
+            self.refresh_around(i);
+            self.saved.clear();
+            return;
+        };
+        for s in self.saved.drain(frame.saved_len..).rev() {
+            let j = s.idx as usize;
+            self.shapes[j] = s.shapes;
+            self.class[j] = s.class;
+            self.weight[j] = s.weight;
+        }
+        self.class_count = frame.class_count;
+        self.weight_sum = frame.weight_sum;
     }
 
     /// The last move's index.
@@ -416,6 +462,12 @@ impl Position {
                     if black == self.shapes[j][0][d] && white == self.shapes[j][1][d] {
                         continue;
                     }
+                    self.saved.push(SavedCell {
+                        idx: j as u32,
+                        shapes: self.shapes[j],
+                        class: self.class[j],
+                        weight: self.weight[j],
+                    });
                     self.forget_cell(j);
                     self.shapes[j][0][d] = black;
                     self.shapes[j][1][d] = white;
@@ -616,6 +668,17 @@ mod tests {
                 pos.undo();
             }
             pos.debug_validate().unwrap_or_else(|e| panic!("rule {mask}, after undo: {e}"));
+            // A position started from a board: its own moves are restored from the log, the board's
+            // stones recomputed.
+            let mut started = Position::new(pos.board(), Arc::clone(&pos.pats));
+            for _ in 0..2 {
+                let i = started.indices().find(|&i| started.is_empty(i) && started.is_near(i)).unwrap();
+                started.play(i);
+            }
+            for _ in 0..5 {
+                started.undo();
+                started.debug_validate().unwrap_or_else(|e| panic!("rule {mask}, started: {e}"));
+            }
         }
     }
 

@@ -95,7 +95,9 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
         pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4).collect();
     let mut tried = vec![];
     for &t in &threats {
-        for d in 0..4 {
+        // Only a stone on a line where the attacker's stone at t would make a four can take that four
+        // away (a defender's stone never raises an attacker's shape), so other lines need no try.
+        for d in (0..4).filter(|&d| pos.shape(t, att, d).is_four()) {
             for k in -half..=half {
                 let j = (t as isize + k * pos.dir(d)) as usize;
                 if pos.is_empty(j) && !tried.contains(&j) && !out.contains(&j) {
