@@ -2,10 +2,13 @@
 //!
 //! Invariants:
 //! - `width` and `height` are within [`MIN_SIDE`, `MAX_SIDE`]; every `Pos` stored here is on the board.
-//! - `history` lists exactly the stones on the board, in the order they were played, and `counts` holds
-//!   how many of them each colour has. The side to move is the one with fewer stones, black on equal
-//!   counts: in a game that is plain alternation, black first; a set-up position (a diagram, a data file)
-//!   may have any counts. Walls (the protocol's field 3) are not stones and are not in the history.
+//! - `history` lists the moves in the order they were played and `counts` how many stones each colour
+//!   has on the board. Without captures the two agree exactly. Under a capture rule (Pente) a move may
+//!   take opponent stones off: they are logged in `removed` with the move that took them (so `undo`
+//!   puts them back), `lost` counts them per colour, and a point may appear twice in the history.
+//! - The side to move is the one that has placed fewer stones (`counts + lost`), black on equal counts:
+//!   in a game that is plain alternation, black first; a set-up position (a diagram, a data file) may
+//!   have any counts. Walls (the protocol's field 3) are not stones and are not in the history.
 //! - The protocol's coordinates are kept as they are: `x` is the column, `y` the row, (0,0) the top-left
 //!   corner. Text diagrams are drawn the same way: the first line is row 0.
 //!
@@ -130,6 +133,23 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
+/// Pente's capture rule: a move that brackets a run of `min..=max` opponent stones on a line (its own
+/// stone at the far end) takes them off; `to_win` stones captured win the game.
+///
+/// ```text
+/// x o o [x]   -> x . . x     the moving stone captures (in every direction at once)
+/// x o [o] x   -> nothing     playing into a bracket is safe
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CaptureRule {
+    pub min: u8,
+    pub max: u8,
+    pub to_win: u8,
+}
+
+/// The eight directions a capture can run in.
+pub const EIGHT: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (1, -1), (-1, 0), (0, -1), (-1, -1), (-1, 1)];
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     width: usize,
@@ -137,6 +157,11 @@ pub struct Board {
     cells: Vec<Cell>,
     history: Vec<Pos>,
     counts: [usize; 2],
+    capture: Option<CaptureRule>,
+    /// Stones of each colour taken off by captures (so the opponent's captured count).
+    lost: [usize; 2],
+    /// Captured stones, each with the history length just after the move that took it.
+    removed: Vec<(usize, Pos, Color)>,
 }
 
 impl Board {
@@ -153,7 +178,78 @@ impl Board {
             cells: vec![Cell::Empty; width * height],
             history: Vec::new(),
             counts: [0; 2],
+            capture: None,
+            lost: [0; 2],
+            removed: Vec::new(),
         })
+    }
+
+    /// The capture rule moves obey from now on (`None`: no captures, the default).
+    pub fn set_capture(&mut self, rule: Option<CaptureRule>) {
+        self.capture = rule;
+    }
+
+    pub fn capture_rule(&self) -> Option<CaptureRule> {
+        self.capture
+    }
+
+    /// Stones `c` has captured so far.
+    pub fn captured(&self, c: Color) -> usize {
+        self.lost[c.opp().index()]
+    }
+
+    /// Sets the captured counts (a position given by BOARD cannot show them): `by` is what each colour,
+    /// black then white, has captured.
+    pub fn set_captured(&mut self, by: [usize; 2]) {
+        self.lost = [by[1], by[0]];
+    }
+
+    /// Stones placed so far by both sides, captured ones included.
+    pub fn placed(&self) -> usize {
+        self.counts[0] + self.counts[1] + self.lost[0] + self.lost[1]
+    }
+
+    /// Empty points left.
+    pub fn empty_count(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == Cell::Empty).count()
+    }
+
+    /// The stones a stone of `c` on the empty `p` would capture, in every direction.
+    pub fn captures_at(&self, p: Pos, c: Color) -> Vec<Pos> {
+        let mut out = vec![];
+        let Some(rule) = self.capture else { return out };
+        let (x, y) = (p.x as i32, p.y as i32);
+        for (dx, dy) in EIGHT {
+            let mut n = 0;
+            while n < rule.max as i32 && self.at(x + dx * (n + 1), y + dy * (n + 1)) == Cell::Stone(c.opp()) {
+                n += 1;
+            }
+            // A bracket of exactly n: own stone right after the run.
+            if n >= rule.min as i32 && self.at(x + dx * (n + 1), y + dy * (n + 1)) == Cell::Stone(c) {
+                out.extend((1..=n).map(|k| Pos::new((x + dx * k) as usize, (y + dy * k) as usize)));
+            }
+        }
+        out
+    }
+
+    /// The stones the last move captured.
+    pub fn last_captures(&self) -> impl Iterator<Item = Pos> + '_ {
+        let n = self.history.len();
+        self.removed.iter().rev().take_while(move |r| r.0 == n).map(|r| r.1)
+    }
+
+    /// Takes off the stones a move just played at `p` captures.
+    fn capture_from(&mut self, p: Pos, c: Color) {
+        if self.capture.is_none() {
+            return;
+        }
+        let n = self.history.len();
+        for q in self.captures_at(p, c) {
+            self.set(q, Cell::Empty);
+            self.counts[c.opp().index()] -= 1;
+            self.lost[c.opp().index()] += 1;
+            self.removed.push((n, q, c.opp()));
+        }
     }
 
     pub fn width(&self) -> usize {
@@ -226,9 +322,13 @@ impl Board {
         self.counts[c.index()]
     }
 
-    /// The side with fewer stones moves; black when both have as many.
+    /// The side that has placed fewer stones moves; black when both have placed as many.
     pub fn side_to_move(&self) -> Color {
-        if self.counts[0] <= self.counts[1] { Color::Black } else { Color::White }
+        if self.counts[0] + self.lost[0] <= self.counts[1] + self.lost[1] {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     /// True when no empty cell is left.
@@ -259,6 +359,7 @@ impl Board {
         self.set(p, Cell::Stone(c));
         self.counts[c.index()] += 1;
         self.history.push(p);
+        self.capture_from(p, c);
     }
 
     /// Places a stone of colour `c`, whatever the turn (the search's null moves make turns that the
@@ -272,10 +373,20 @@ impl Board {
         self.set(p, Cell::Stone(c));
         self.counts[c.index()] += 1;
         self.history.push(p);
+        self.capture_from(p, c);
     }
 
-    /// Takes back the last move, if any.
+    /// Takes back the last move, if any, and puts back what it captured.
     pub fn undo(&mut self) -> Option<Pos> {
+        let n = self.history.len();
+        while let Some(&(m, q, c)) = self.removed.last()
+            && m == n
+        {
+            self.removed.pop();
+            self.set(q, Cell::Stone(c));
+            self.counts[c.index()] += 1;
+            self.lost[c.index()] -= 1;
+        }
         let p = self.history.pop()?;
         if let Cell::Stone(c) = self.get(p) {
             self.counts[c.index()] -= 1;
@@ -291,6 +402,14 @@ impl Board {
         if self.get(p) != Cell::Stone(mover) {
             return Err(BoardError::CannotTakeBack(p));
         }
+        if self.capture.is_some() {
+            // Under captures only the last move can be taken back: it alone knows what it took.
+            if self.last_move() != Some(p) {
+                return Err(BoardError::CannotTakeBack(p));
+            }
+            self.undo();
+            return Ok(());
+        }
         self.history.retain(|&q| q != p);
         self.counts[mover.index()] -= 1;
         self.set(p, Cell::Empty);
@@ -303,6 +422,7 @@ impl Board {
     /// position leaves the board as it was.
     pub fn set_position(&mut self, black: &[Pos], white: &[Pos], walls: &[Pos]) -> Result<(), BoardError> {
         let mut next = Board::new(self.width as i64, self.height as i64)?;
+        next.capture = self.capture;
         for (&p, cell) in black
             .iter()
             .map(|p| (p, Cell::Stone(Color::Black)))

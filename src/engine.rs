@@ -71,6 +71,20 @@ pub enum Info {
     MaxNode(u64),
     /// Extension: stones in a row needed to win under freestyle and exact rules.
     LineLength(u8),
+    /// Extension: the game (gomoku by the rule mask, Pente or Keryo-Pente).
+    Variant(GameVariant),
+}
+
+/// The game `INFO variant` selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GameVariant {
+    /// Five in a row by `INFO rule`.
+    #[default]
+    Gomoku,
+    Pente,
+    Keryo,
+    /// Pente with G-Pente's stricter opening.
+    GPente,
 }
 
 /// Everything the manager set with INFO.
@@ -85,6 +99,9 @@ pub struct Settings {
     pub thread_num: usize,
     pub max_depth: u64,
     pub max_node: u64,
+    pub variant: GameVariant,
+    /// `INFO captures`: stones captured by the side to move and by its opponent, for the next BOARD.
+    pub captures: Option<(usize, usize)>,
 }
 
 impl Default for Settings {
@@ -99,6 +116,8 @@ impl Default for Settings {
             thread_num: 0,
             max_depth: 0,
             max_node: 0,
+            variant: GameVariant::Gomoku,
+            captures: None,
         }
     }
 }
@@ -127,6 +146,10 @@ pub enum EngineError {
     Swap2(String),
     /// The thinking thread could not be started.
     Thread(String),
+    /// Pente: a move against the opening rule.
+    Illegal(&'static str),
+    /// `INFO captures` values no game of the variant reaches.
+    Captures(String),
 }
 
 impl fmt::Display for EngineError {
@@ -144,6 +167,8 @@ impl fmt::Display for EngineError {
             EngineError::Thinking => write!(f, "busy thinking"),
             EngineError::Swap2(e) => write!(f, "{e}"),
             EngineError::Thread(e) => write!(f, "cannot start thinking: {e}"),
+            EngineError::Illegal(why) => write!(f, "illegal move: {why}"),
+            EngineError::Captures(e) => write!(f, "{e}"),
         }
     }
 }
@@ -213,9 +238,12 @@ impl Engine {
         if self.worker.is_some() {
             return Err(EngineError::Thinking);
         }
-        // The settings (time_left included) stay: INFO may come before or after START.
-        let board = Board::new(width, height)?;
+        // The settings (time_left included) stay: INFO may come before or after START; the captures
+        // of a position do not.
+        let mut board = Board::new(width, height)?;
+        board.set_capture(self.rules.capture_rule());
         self.game = Some(board);
+        self.settings.captures = None;
         Ok(())
     }
 
@@ -249,9 +277,8 @@ impl Engine {
             Info::MaxNode(v) => s.max_node = v,
             Info::Rule(v) => {
                 s.rule_mask = v;
-                let (rules, warning) = Rules::from_mask(v, s.line_length);
-                self.rules = rules;
-                self.player.prepare(&rules);
+                let warning = Rules::from_mask(v, s.line_length).1;
+                self.update_rules();
                 return warning;
             }
             Info::LineLength(k) => {
@@ -259,11 +286,60 @@ impl Engine {
                     return Some(format!("line_length {k} ignored: must be {MIN_LINE} to {MAX_LINE}"));
                 }
                 s.line_length = k;
-                self.rules = Rules::from_mask(s.rule_mask, k).0;
-                self.player.prepare(&self.rules);
+                self.update_rules();
+            }
+            Info::Variant(v) => {
+                s.variant = v;
+                self.update_rules();
             }
         }
         None
+    }
+
+    /// The rules from the settings: the variant decides, the mask and line length apply to gomoku.
+    fn update_rules(&mut self) {
+        let s = &self.settings;
+        self.rules = match s.variant {
+            GameVariant::Gomoku => Rules::from_mask(s.rule_mask, s.line_length).0,
+            GameVariant::Pente => Rules::pente(false),
+            GameVariant::Keryo => Rules::pente(true),
+            GameVariant::GPente => Rules::g_pente(),
+        };
+        // The game under way captures from now on, or stops capturing.
+        if self.worker.is_none()
+            && let Some(b) = self.game.as_mut()
+        {
+            b.set_capture(self.rules.capture_rule());
+        }
+        self.player.prepare(&self.rules);
+    }
+
+    /// `INFO captures A,B`: the stones the side to move (A) and its opponent (B) have captured, for
+    /// the next BOARD. Refused when the game does not capture, or no game of it reaches the counts.
+    pub fn set_captures(&mut self, own: usize, opp: usize) -> Result<(), EngineError> {
+        let Some(rule) = self.rules.capture_rule() else {
+            return Err(EngineError::Captures(
+                "INFO captures needs a capturing game (INFO variant pente or keryo)".into(),
+            ));
+        };
+        for n in [own, opp] {
+            if n >= rule.to_win as usize {
+                return Err(EngineError::Captures(format!(
+                    "INFO captures {own},{opp}: {n} captured stones have already won (the game needs {})",
+                    rule.to_win
+                )));
+            }
+            // Pairs only in Pente; pairs and triples in Keryo make every count but 1.
+            let reachable = if rule.max == 2 { n % 2 == 0 } else { n != 1 };
+            if !reachable {
+                return Err(EngineError::Captures(format!(
+                    "INFO captures {own},{opp}: no capture of {} gives {n} stones",
+                    if rule.max == 2 { "pairs" } else { "pairs and triples" }
+                )));
+            }
+        }
+        self.settings.captures = Some((own, opp));
+        Ok(())
     }
 
     /// BEGIN: checks that we may play the first move.
@@ -277,14 +353,23 @@ impl Engine {
 
     /// TURN: the opponent's move.
     pub fn opponent_move(&mut self, x: i64, y: i64) -> Result<Pos, EngineError> {
+        let rules = self.rules;
         let b = self.game_mut()?;
+        if let Some(p) = b.pos(x, y)
+            && b.is_empty(p)
+            && let Some(why) = rules.opening_error(b, p)
+        {
+            return Err(EngineError::Illegal(why));
+        }
         let p = b.try_play(x, y)?;
         Ok(p)
     }
 
     /// BOARD / YXBOARD: replaces the position. Field 1 is the side to move's stone, 2 the opponent's,
-    /// 3 a blocked cell; the side to move is black when both have as many stones.
+    /// 3 a blocked cell; the side to move is black when both have placed as many stones (under
+    /// captures, stones on the board plus those the other side captured, from `INFO captures`).
     pub fn set_position(&mut self, stones: &[(i64, i64, i64)]) -> Result<(), EngineError> {
+        let (took, lost) = self.settings.captures.unwrap_or((0, 0));
         let b = self.game_mut()?;
         let (mut own, mut opp, mut walls) = (vec![], vec![], vec![]);
         for &(x, y, field) in stones {
@@ -298,14 +383,17 @@ impl Engine {
         }
         // Own stones are the side to move's: black when the counts are equal, white when the opponent
         // has one more; no game reaches anything else.
-        let (black, white) = if own.len() == opp.len() {
-            (own, opp)
-        } else if opp.len() == own.len() + 1 {
-            (opp, own)
+        let (placed_own, placed_opp) = (own.len() + lost, opp.len() + took);
+        let (black, white, captured) = if placed_own == placed_opp {
+            (own, opp, [took, lost])
+        } else if placed_opp == placed_own + 1 {
+            (opp, own, [lost, took])
         } else {
-            return Err(EngineError::StoneCounts { own: own.len(), opponent: opp.len() });
+            return Err(EngineError::StoneCounts { own: placed_own, opponent: placed_opp });
         };
         b.set_position(&black, &white, &walls)?;
+        b.set_captured(captured);
+        self.settings.captures = None;
         Ok(())
     }
 
@@ -333,7 +421,7 @@ impl Engine {
         if board.is_full() {
             return Err(EngineError::BoardFull);
         }
-        let empty = board.width() * board.height() - board.stone_count();
+        let empty = board.empty_count();
         let s = &self.settings;
         let limits = Limits {
             budget: Budget::new(&s.clock, start, empty),

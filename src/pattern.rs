@@ -123,6 +123,7 @@ impl Patterns {
             Variant::Exact => LineRule { k, exact: true, caro: false },
             Variant::Renju => LineRule { k: 5, exact: black, caro: false },
             Variant::Caro { exact } => LineRule { k: 5, exact, caro: true },
+            Variant::Pente { .. } => LineRule { k: 5, exact: false, caro: false },
         };
         let rb = line_rule(true);
         let rw = line_rule(false);

@@ -14,13 +14,17 @@
 //! - `hash` is the XOR of the keys of the stones on the board and of the side to move;
 //! - the mirrored [`Board`] holds the same stones (renju's forbidden test reads it).
 //!
+//! Pente: a move may capture (the mirrored board finds the stones, `play` takes them off the same way
+//! `undo` empties a cell, and `undo` puts them back from the log); `captured` counts each colour's
+//! captures and is part of the hash.
+//!
 //! Renju: black's cells whose shapes make a foul certain (an overline or two fours) are class
 //! `Forbidden`; cells with two or more threes may be fouls or not (recursive rule) and are class
 //! `MaybeForbidden`, which [`Position::legal_for`] resolves with the full test on demand.
 
 use std::sync::Arc;
 
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::pattern::{Patterns, Shape};
 use crate::rules::Variant;
 
@@ -113,10 +117,17 @@ pub struct Position {
     /// changed, in order; the counts and sums of each move in `frames`).
     saved: Vec<SavedCell>,
     frames: Vec<Frame>,
+    /// Stones taken off by captures (cell, colour), in order.
+    removed: Vec<(usize, u8)>,
+    /// Stones each colour has captured.
+    captured: [u32; 2],
+    capture: Option<CaptureRule>,
     side: Color,
     board: Board,
     pats: Arc<Patterns>,
     renju: bool,
+    /// Pente's opening rule restricts both colours' early moves.
+    pente: bool,
 }
 
 /// An empty cell's derived values before a move changed them.
@@ -128,12 +139,14 @@ struct SavedCell {
     weight: [i32; 2],
 }
 
-/// The totals before a move, and where its saved cells start.
+/// The totals before a move, and where its saved cells and captured stones start.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     saved_len: usize,
+    removed_len: usize,
     class_count: [[u32; Class::COUNT]; 2],
     weight_sum: [i64; 2],
+    captured: [u32; 2],
 }
 
 /// A hash key per (cell, colour): splitmix64 of the index, so no table is needed.
@@ -146,6 +159,12 @@ fn zobrist(idx: usize, c: usize) -> u64 {
 }
 
 const SIDE_KEY: u64 = 0x5bd1_e995_1234_5678;
+
+/// The hash key of `c` having captured `n` stones (beyond any cell index).
+#[inline]
+fn capture_key(c: usize, n: u32) -> u64 {
+    if n == 0 { 0 } else { zobrist(1 << 20 | (n as usize) << 1, c) }
+}
 
 impl Position {
     /// The position of `board` under the rules the patterns were built for.
@@ -175,9 +194,13 @@ impl Position {
             history: vec![],
             saved: vec![],
             frames: vec![],
+            removed: vec![],
+            captured: [0; 2],
+            capture: pats.rules.capture_rule(),
             side: Color::Black,
             board: Board::new(w as i64, h as i64).expect("board sizes are valid"),
             renju: pats.rules.variant == Variant::Renju,
+            pente: matches!(pats.rules.variant, Variant::Pente { .. }),
             pats,
         };
         for y in 0..h {
@@ -187,10 +210,11 @@ impl Position {
             }
         }
         // Stones first (quietly), then every cell's patterns from scratch.
+        // (After captures a point may be in the history twice, or hold no stone: the board says.)
         for &p in board.history() {
             let i = pos.index(p);
             let c = match board.get(p) {
-                crate::board::Cell::Stone(c) => c,
+                Cell::Stone(c) if pos.cells[i] == EMPTY => c,
                 _ => continue,
             };
             pos.cells[i] = c.index() as u8;
@@ -199,12 +223,17 @@ impl Position {
             pos.history.push(i);
         }
         for p in board.points() {
-            if board.get(p) == crate::board::Cell::Wall {
+            if board.get(p) == Cell::Wall {
                 let i = pos.index(p);
                 pos.cells[i] = WALL;
             }
         }
         pos.board = board.clone();
+        pos.board.set_capture(pos.capture);
+        for c in [Color::Black, Color::White] {
+            pos.captured[c.index()] = board.captured(c) as u32;
+            pos.hash ^= capture_key(c.index(), pos.captured[c.index()]);
+        }
         pos.side = board.side_to_move();
         if pos.side == Color::White {
             pos.hash ^= SIDE_KEY;
@@ -325,8 +354,18 @@ impl Position {
             .flat_map(move |y| (0..self.width).map(move |x| (y + self.pad) * self.stride + x + self.pad))
     }
 
-    /// Whether `c` may play on the empty cell `i` (only renju black is ever refused).
+    /// Whether a move of `c` needs [`Position::legal_for`] at all (renju black, and Pente's opening).
+    #[inline]
+    pub fn restricted(&self, c: Color) -> bool {
+        (self.renju && c == Color::Black) || (self.pente && self.board.placed() <= 2)
+    }
+
+    /// Whether `c` may play on the empty cell `i` (only renju black and Pente's opening are ever
+    /// refused).
     pub fn legal_for(&self, i: usize, c: Color) -> bool {
+        if self.pente {
+            return self.pats.rules.opening_error(&self.board, self.pos_of(i)).is_none();
+        }
         if !self.renju || c != Color::Black {
             return true;
         }
@@ -343,8 +382,10 @@ impl Position {
         let c = self.side.index();
         self.frames.push(Frame {
             saved_len: self.saved.len(),
+            removed_len: self.removed.len(),
             class_count: self.class_count,
             weight_sum: self.weight_sum,
+            captured: self.captured,
         });
         // The cell's own shapes stay as they were while it holds a stone (only empty cells are
         // refreshed), so an undo finds them intact.
@@ -359,6 +400,35 @@ impl Position {
         self.history.push(i);
         self.side = self.side.opp();
         self.refresh_around(i);
+        if self.capture.is_some() {
+            self.take_captures(c);
+        }
+    }
+
+    /// Takes off the stones the mirror board's last move captured (Pente).
+    fn take_captures(&mut self, mover: usize) {
+        let taken: Vec<Pos> = self.board.last_captures().collect();
+        for p in taken {
+            let j = self.index(p);
+            let c = self.cells[j];
+            // The cell's stale values are what an undo of the move that placed it expects back.
+            self.saved.push(SavedCell {
+                idx: j as u32,
+                shapes: self.shapes[j],
+                class: self.class[j],
+                weight: self.weight[j],
+            });
+            self.shift_keys(j, EMPTY, c);
+            self.cells[j] = EMPTY;
+            self.hash ^= zobrist(j, c as usize);
+            self.bump_near(j, -1);
+            self.refresh_all_dirs(j);
+            self.refresh_around(j);
+            self.removed.push((j, c));
+            self.hash ^= capture_key(mover, self.captured[mover]);
+            self.captured[mover] += 1;
+            self.hash ^= capture_key(mover, self.captured[mover]);
+        }
     }
 
     /// Gives the move to the other side without a stone (puzzles that name the attacker).
@@ -387,6 +457,18 @@ impl Position {
             self.saved.clear();
             return;
         };
+        for k in (frame.removed_len..self.removed.len()).rev() {
+            let (j, c) = self.removed[k];
+            self.shift_keys(j, c, EMPTY);
+            self.cells[j] = c;
+            self.hash ^= zobrist(j, c as usize);
+            self.bump_near(j, 1);
+        }
+        self.removed.truncate(frame.removed_len);
+        for (c, &n) in frame.captured.iter().enumerate() {
+            self.hash ^= capture_key(c, self.captured[c]) ^ capture_key(c, n);
+        }
+        self.captured = frame.captured;
         for s in self.saved.drain(frame.saved_len..).rev() {
             let j = s.idx as usize;
             self.shapes[j] = s.shapes;
@@ -395,6 +477,53 @@ impl Position {
         }
         self.class_count = frame.class_count;
         self.weight_sum = frame.weight_sum;
+    }
+
+    /// The capture rule, under Pente.
+    #[inline]
+    pub fn capture_rule(&self) -> Option<CaptureRule> {
+        self.capture
+    }
+
+    /// Stones `c` has captured.
+    #[inline]
+    pub fn captured(&self, c: Color) -> u32 {
+        self.captured[c.index()]
+    }
+
+    /// How many stones a stone of `c` on the empty cell `i` would capture (0 without captures).
+    pub fn captures_at(&self, i: usize, c: Color) -> u32 {
+        let Some(rule) = self.capture else { return 0 };
+        let (own, theirs) = (c.index() as u8, c.opp().index() as u8);
+        let mut total = 0;
+        for d in 0..4 {
+            for sign in [1isize, -1] {
+                let step = self.dirs[d] * sign;
+                let at = |k: isize| self.cells[(i as isize + k * step) as usize];
+                let mut n = 0;
+                while n < rule.max as isize && at(n + 1) == theirs {
+                    n += 1;
+                }
+                if n >= rule.min as isize && at(n + 1) == own {
+                    total += n as u32;
+                }
+            }
+        }
+        total
+    }
+
+    /// The cells near stones where `c` captures, with the stones each takes.
+    pub fn capture_moves(&self, c: Color) -> Vec<(usize, u32)> {
+        if self.capture.is_none() {
+            return vec![];
+        }
+        self.indices()
+            .filter(|&i| self.cells[i] == EMPTY && self.is_near(i))
+            .filter_map(|i| {
+                let n = self.captures_at(i, c);
+                (n > 0).then_some((i, n))
+            })
+            .collect()
     }
 
     /// The last move's index.
@@ -628,6 +757,9 @@ impl Position {
         }
         if self.class_count != fresh.class_count || self.weight_sum != fresh.weight_sum {
             return Err("counts differ".into());
+        }
+        if self.captured != fresh.captured {
+            return Err("captured counts differ".into());
         }
         if self.hash != fresh.hash || self.near != fresh.near {
             return Err("hash or near differ".into());

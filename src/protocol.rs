@@ -5,7 +5,8 @@
 //! - stdout carries protocol lines only, each flushed at once: `OK`, `X,Y`, `ERROR <reason>`,
 //!   `UNKNOWN <reason>`, `MESSAGE <text>`, and the answers of ABOUT, SWAP2BOARD and YXSHOWFORBID;
 //! - INFO is never answered; a value it had to ignore is reported as a `MESSAGE` line just before the
-//!   next move, when the manager reads again;
+//!   next move, when the manager reads again. Our extension keys `variant` and `captures` are the
+//!   exception: a manager that sends them knows them, and a bad value gets an `ERROR` at once;
 //! - every other bad line gets exactly one `ERROR` or `UNKNOWN` line and changes nothing;
 //! - a BOARD / YXBOARD / SWAP2BOARD block is one command: a bad line inside it (or an overlong one)
 //!   makes the block's DONE answer one `ERROR`; INFO inside it is applied as usual; any other command
@@ -22,7 +23,7 @@ use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
-use crate::engine::{Engine, Info, Thought};
+use crate::engine::{Engine, GameVariant, Info, Thought};
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -186,9 +187,32 @@ pub fn parse_info(key: &str, value: &str) -> Result<Option<Info>, String> {
             let v = num()?;
             Info::LineLength(u8::try_from(v).map_err(|_| format!("INFO line_length: {v} is out of range"))?)
         }
+        "variant" => Info::Variant(match value.trim().to_ascii_lowercase().as_str() {
+            "gomoku" => GameVariant::Gomoku,
+            "pente" => GameVariant::Pente,
+            "keryo" => GameVariant::Keryo,
+            "gpente" => GameVariant::GPente,
+            _ => {
+                return Err(format!("INFO variant: '{}' is not gomoku, pente, keryo or gpente", clip(value)));
+            }
+        }),
         // `evaluate` is the GUI's mouse position for debug builds; everything else is someone else's.
         _ => return Ok(None),
     }))
+}
+
+/// Our extension keys: a manager that sends them knows them, so a bad value gets an `ERROR` at once
+/// instead of a `MESSAGE` before the next move.
+fn answered_key(key: &str) -> bool {
+    matches!(key, "variant" | "captures")
+}
+
+/// The value of `INFO captures A,B`: two counts of captured stones.
+pub fn parse_captures(value: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("INFO captures: '{}' is not two counts A,B", clip(value));
+    let (a, b) = value.split_once(',').ok_or_else(bad)?;
+    let count = |t: &str| t.trim().parse::<usize>().ok().filter(|&n| n <= 1000);
+    Ok((count(a).ok_or_else(bad)?, count(b).ok_or_else(bad)?))
 }
 
 /// What the reader thread and the thinking thread tell the protocol loop.
@@ -424,10 +448,22 @@ impl<W: Write> Session<W> {
     }
 
     fn info(&mut self, key: &str, value: &str) {
+        if key == "captures" {
+            let r = parse_captures(value)
+                .and_then(|(a, b)| self.engine.set_captures(a, b).map_err(|e| e.to_string()));
+            if let Err(e) = r {
+                let _ = self.error(e);
+            }
+            return;
+        }
         let warning = match parse_info(key, value) {
             Ok(Some(info)) => self.engine.apply(info),
             Ok(None) => {
                 log::debug!("INFO {key} ignored");
+                None
+            }
+            Err(w) if answered_key(key) => {
+                let _ = self.error(w);
                 None
             }
             Err(w) => Some(w),

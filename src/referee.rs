@@ -20,7 +20,7 @@ use crate::board::{Board, Color, Pos};
 use crate::brain::{Brain, Received, parse_move};
 use crate::record::GameRecord;
 use crate::renju::Forbidden;
-use crate::rules::{Rules, Verdict};
+use crate::rules::{Rules, Variant, Verdict};
 
 /// The conditions of every game of a match.
 #[derive(Clone, Debug)]
@@ -79,7 +79,11 @@ impl fmt::Display for Fault {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     Five,
+    /// Pente: the winner has captured enough stones.
+    Captures,
     Foul(Forbidden),
+    /// Pente: a move against the opening rule (it loses like a foul).
+    Illegal(&'static str),
     Fault(Fault, String),
     BoardFull,
     StoneLimit,
@@ -91,7 +95,9 @@ impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Ending::Five => f.write_str("five in a row"),
+            Ending::Captures => f.write_str("captures"),
             Ending::Foul(k) => write!(f, "renju foul ({k})"),
+            Ending::Illegal(why) => write!(f, "illegal move: {why}"),
             Ending::Fault(fault, detail) if detail.is_empty() => write!(f, "{fault}"),
             Ending::Fault(fault, detail) => write!(f, "{fault}: {detail}"),
             Ending::BoardFull => f.write_str("board full"),
@@ -185,6 +191,12 @@ fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
     if s.rules.line != 5 {
         infos.push(format!("INFO line_length {}", s.rules.line));
     }
+    match s.rules.variant {
+        Variant::Pente { keryo: false, g: false } => infos.push("INFO variant pente".into()),
+        Variant::Pente { keryo: false, g: true } => infos.push("INFO variant gpente".into()),
+        Variant::Pente { keryo: true, .. } => infos.push("INFO variant keryo".into()),
+        _ => {}
+    }
     if s.threads > 0 {
         infos.push(format!("INFO thread_num {}", s.threads));
     }
@@ -205,6 +217,7 @@ fn clip(s: &str) -> String {
 /// Plays one game: `seats[0]` is black (moves first), `seats[1]` white; `opening` stones are placed first.
 pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> GameResult {
     let mut board = Board::new(s.width as i64, s.height as i64).expect("match sizes are checked");
+    board.set_capture(s.rules.capture_rule());
     for &p in opening {
         board.play_unchecked(p);
     }
@@ -242,7 +255,8 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
         if board.is_full() {
             return finish(record, Ending::BoardFull, None, times);
         }
-        if !s.rules.any_line_open(&board) {
+        // (Under captures a closed line can open again.)
+        if board.capture_rule().is_none() && !s.rules.any_line_open(&board) {
             return finish(record, Ending::DeadDraw, None, times);
         }
         // Step 3. Ask the side to move.
@@ -264,11 +278,24 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
         } else if board.stone_count() == 0 {
             lines.push("BEGIN".into());
         } else {
-            lines.push("BOARD".into());
-            for &p in board.history() {
-                let own = board.get(p) == crate::board::Cell::Stone(side);
-                lines.push(format!("{},{}", p, if own { 1 } else { 2 }));
+            if board.capture_rule().is_some() {
+                // A BOARD cannot show captures: they come first (ours, then the opponent's).
+                lines.push(format!("INFO captures {},{}", board.captured(side), board.captured(side.opp())));
             }
+            lines.push("BOARD".into());
+            // The stones on the board in the order they came (after captures a point may have been
+            // played twice, or be empty again).
+            let mut told = vec![];
+            for &p in board.history().iter().rev() {
+                if let crate::board::Cell::Stone(c) = board.get(p)
+                    && !told.contains(&p)
+                {
+                    told.push(p);
+                    lines.push(format!("{},{}", p, if c == side { 1 } else { 2 }));
+                }
+            }
+            let n = lines.len() - told.len();
+            lines[n..].reverse();
             lines.push("DONE".into());
         }
         told_position[i] = true;
@@ -309,7 +336,13 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
                                 Verdict::Foul(kind) => {
                                     return finish(record, Ending::Foul(kind), Some(side.opp()), times);
                                 }
-                                Verdict::Win => return finish(record, Ending::Five, Some(side), times),
+                                Verdict::Illegal(why) => {
+                                    return finish(record, Ending::Illegal(why), Some(side.opp()), times);
+                                }
+                                Verdict::Win if s.rules.makes_win(&board, p, side) => {
+                                    return finish(record, Ending::Five, Some(side), times);
+                                }
+                                Verdict::Win => return finish(record, Ending::Captures, Some(side), times),
                                 Verdict::Continue => {
                                     board.play_unchecked(p);
                                     None

@@ -16,11 +16,16 @@
 //! caro       c > 5, or c == 5 unless both ends are opponent stones (o x x x x x o is nothing;
 //!            the board edge is not a block)       [GomocupJudge, current]
 //! caro+exact c == 5 unless both ends are opponent stones
+//! pente      c >= 5, or 10 opponent stones captured (pairs); keryo: pairs or triples, 15 stones
 //! ```
+//!
+//! Pente and Keryo-Pente (our `INFO variant` extension) add captures ([`CaptureRule`], applied by the
+//! board) and the tournament opening: the first stone on the centre, the first player's second stone
+//! at least 3 points from it (outside the central 5x5).
 
 use std::fmt;
 
-use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::board::{Board, CaptureRule, Cell, Color, DIRECTIONS, Pos};
 use crate::renju::{self, Forbidden};
 
 /// Shortest line length the `line_length` extension accepts.
@@ -39,6 +44,9 @@ pub enum Variant {
     /// Vietnamese caro: a five closed by opponent stones at both ends does not win. With `exact` (rule 9)
     /// an overline does not win either.
     Caro { exact: bool },
+    /// Pente: five or more wins, and so do 10 captured stones; `keryo` captures runs of two or three
+    /// and needs 15; `g` is G-Pente's stricter opening (see [`Rules::opening_error`]).
+    Pente { keryo: bool, g: bool },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +71,8 @@ pub enum Verdict {
     Win,
     /// Renju: black's move is forbidden and loses.
     Foul(Forbidden),
+    /// Pente: the move breaks the opening rule (it loses like a foul).
+    Illegal(&'static str),
     /// Nothing decided.
     Continue,
 }
@@ -89,9 +99,57 @@ impl Rules {
         };
         let line = match variant {
             Variant::Freestyle | Variant::Exact => line.clamp(MIN_LINE, MAX_LINE),
-            Variant::Renju | Variant::Caro { .. } => 5,
+            Variant::Renju | Variant::Caro { .. } | Variant::Pente { .. } => 5,
         };
         (Rules { variant, line, continuous: mask & 2 != 0 }, warning)
+    }
+
+    /// Pente (`keryo`: Keryo-Pente), on a line of five.
+    pub fn pente(keryo: bool) -> Rules {
+        Rules { variant: Variant::Pente { keryo, g: false }, line: 5, continuous: false }
+    }
+
+    /// G-Pente: Pente with a stricter opening.
+    pub fn g_pente() -> Rules {
+        Rules { variant: Variant::Pente { keryo: false, g: true }, line: 5, continuous: false }
+    }
+
+    /// The capture rule of the variant, if it captures.
+    pub fn capture_rule(&self) -> Option<CaptureRule> {
+        match self.variant {
+            Variant::Pente { keryo: false, .. } => Some(CaptureRule { min: 2, max: 2, to_win: 10 }),
+            Variant::Pente { keryo: true, .. } => Some(CaptureRule { min: 2, max: 3, to_win: 15 }),
+            _ => None,
+        }
+    }
+
+    /// The opening rule of Pente: why `p` may not be the next stone, if it may not. The first stone
+    /// goes on the centre; the first player's second stone (the third of the game) at least 3 points
+    /// from it along a row or a column (Chebyshev distance >= 3). G-Pente also keeps it off the
+    /// centre's row and column at distance 3 and 4.
+    ///
+    /// ```text
+    ///   . . . . . . . . . . .      * centre     x  not for the second stone
+    ///   . . . . . . . . . . .      g  not in G-Pente either
+    ///   . . . . . g . . . . .
+    ///   . . . . . g . . . . .
+    ///   . . . x x x x x . . .
+    ///   . g g x x * x x g g .
+    ///   . . . x x x x x . . .
+    /// ```
+    pub fn opening_error(&self, board: &Board, p: Pos) -> Option<&'static str> {
+        let Variant::Pente { g, .. } = self.variant else { return None };
+        let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+        let (dx, dy) = ((p.x as i32 - cx).abs(), (p.y as i32 - cy).abs());
+        let far = dx.max(dy);
+        match board.placed() {
+            0 if far != 0 => Some("the first stone must go on the centre"),
+            2 if far < 3 => Some("the first player's second stone must be 3 or more points from the centre"),
+            2 if g && dx.min(dy) == 0 && far <= 4 => {
+                Some("G-Pente: the first player's second stone may not be on the centre's lines within 4")
+            }
+            _ => None,
+        }
     }
 
     /// The bitmask this rule set answers to (the inverse of [`Rules::from_mask`]).
@@ -101,6 +159,7 @@ impl Rules {
             Variant::Exact => 1,
             Variant::Renju => 4,
             Variant::Caro { exact } => 8 | exact as i64,
+            Variant::Pente { .. } => 0,
         };
         base | if self.continuous { 2 } else { 0 }
     }
@@ -114,6 +173,7 @@ impl Rules {
             Variant::Exact => len == k,
             Variant::Renju => len == 5 || (color == Color::White && len > 5),
             Variant::Caro { exact } => len == 5 || (!exact && len > 5),
+            Variant::Pente { .. } => len >= 5,
         }
     }
 
@@ -125,6 +185,7 @@ impl Rules {
             Variant::Exact => true,
             Variant::Renju => color == Color::Black,
             Variant::Caro { exact } => exact,
+            Variant::Pente { .. } => false,
         }
     }
 
@@ -157,7 +218,15 @@ impl Rules {
     pub fn verdict(&self, board: &Board, p: Pos) -> Verdict {
         debug_assert!(board.is_empty(p));
         let color = board.side_to_move();
+        if let Some(why) = self.opening_error(board, p) {
+            return Verdict::Illegal(why);
+        }
         if self.makes_win(board, p, color) {
+            return Verdict::Win;
+        }
+        if let Some(rule) = board.capture_rule()
+            && board.captured(color) + board.captures_at(p, color).len() >= rule.to_win as usize
+        {
             return Verdict::Win;
         }
         if self.variant == Variant::Renju
@@ -245,6 +314,9 @@ impl fmt::Display for Rules {
             Variant::Renju => "renju".to_string(),
             Variant::Caro { exact: false } => "caro".to_string(),
             Variant::Caro { exact: true } => "caro, exactly five".to_string(),
+            Variant::Pente { keryo: false, g: false } => "pente".to_string(),
+            Variant::Pente { keryo: false, g: true } => "g-pente".to_string(),
+            Variant::Pente { keryo: true, .. } => "keryo-pente".to_string(),
         };
         write!(f, "{name}{}", if self.continuous { ", continuous" } else { "" })
     }

@@ -68,8 +68,25 @@ pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.side();
     let mine = pos.weight_sum(me);
     let theirs = pos.weight_sum(me.opp());
-    let v = (mine * 6 / 5 - theirs) / 4;
+    let mut v = (mine * 6 / 5 - theirs) / 4;
+    if let Some(rule) = pos.capture_rule() {
+        let worth = |n: u32| capture_worth(n, rule.to_win as u32) as i64;
+        let (took, lost) = (pos.captured(me), pos.captured(me.opp()));
+        v += worth(took) - worth(lost);
+        // The side to move cashes its best capture (most of it: the opponent gets a reply), and
+        // every pair of ours the opponent could take is a weakness.
+        let best = pos.capture_moves(me).iter().map(|m| m.1).max().unwrap_or(0);
+        v += (worth(took + best) - worth(took)) * 2 / 3;
+        v -= 12 * pos.capture_moves(me.opp()).len() as i64;
+    }
     v.clamp(-(WIN_THRESHOLD - 1) as i64, (WIN_THRESHOLD - 1) as i64) as i32
+}
+
+/// What `n` captured stones are worth when `to_win` win: steadily more as the count nears the win.
+fn capture_worth(n: u32, to_win: u32) -> i32 {
+    let n = n.min(to_win) as i32;
+    let t = to_win.max(1) as i32;
+    n * 20 + n * n * 400 / (t * t)
 }
 
 /// Finds the opponent's five point, looking near the last move first.
@@ -123,15 +140,34 @@ impl<'a> Worker<'a> {
         let me = pos.side();
         let opp = me.opp();
         let mut moves: Vec<(i32, usize)>;
-        if pos.count(opp, Class::Flex4) > 0 && pos.count(me, Class::Flex4) == 0 {
+        let pente = pos.capture_rule().is_some();
+        if pente && pos.count(opp, Class::Five) > 0 {
+            // Pente: a five point is met by blocking it or by capturing a stone out of the line.
+            let mut set: Vec<usize> = five_points(pos, opp);
+            set.truncate(1);
+            for (i, _) in pos.capture_moves(me) {
+                if !set.contains(&i) {
+                    set.push(i);
+                }
+            }
+            moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
+        } else if pos.count(opp, Class::Flex4) > 0 && pos.count(me, Class::Flex4) == 0 {
             // The opponent threatens an open four: defend, or counter with a four.
-            let set = defences(&mut self.pos, me);
+            let mut set = defences(&mut self.pos, me);
+            if pente {
+                // Captures break threes too.
+                for (i, _) in self.pos.capture_moves(me) {
+                    if !set.contains(&i) {
+                        set.push(i);
+                    }
+                }
+            }
             if set.is_empty() {
                 // Nothing stops the open four: lost in four plies.
                 return Err(-(WIN - self.pos.ply() as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
-        } else if let Some(line) = self.opponent_vcf() {
+        } else if let Some(line) = if pente { None } else { self.opponent_vcf() } {
             // The opponent would win by fours if it moved again: play a four of ours, or on its line.
             let mut set = four_moves(&self.pos, me);
             for i in line {
@@ -157,10 +193,10 @@ impl<'a> Worker<'a> {
             }
         }
         moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let me_black = me == Color::Black;
+        let restricted = self.pos.restricted(me);
         let mut out = Vec::with_capacity(moves.len());
         for (_, i) in moves {
-            if me_black && !self.pos.legal_for(i, me) {
+            if restricted && !self.pos.legal_for(i, me) {
                 continue;
             }
             out.push(i);
@@ -190,7 +226,12 @@ impl<'a> Worker<'a> {
         let me = self.pos.side();
         let own = self.pos.weight(i, me);
         let theirs = self.pos.weight(i, me.opp());
-        own + theirs * 4 / 5 + self.history[i][me.index()] / 64
+        let mut v = own + theirs * 4 / 5 + self.history[i][me.index()] / 64;
+        if self.pos.capture_rule().is_some() {
+            // Taking stones, and standing where the opponent would take ours.
+            v += 150 * self.pos.captures_at(i, me) as i32 + 120 * self.pos.captures_at(i, me.opp()) as i32;
+        }
+        v
     }
 
     /// Alpha-beta with principal variation search. Returns the score from the side to move's view.
@@ -209,7 +250,11 @@ impl<'a> Worker<'a> {
         if self.pos.count(me, Class::Five) > 0 {
             return WIN - p - 1;
         }
-        let opp_fives = self.pos.count(opp, Class::Five);
+        let pente = self.pos.capture_rule().is_some();
+        if pente && self.capture_win(me) {
+            return WIN - p - 1;
+        }
+        let opp_fives = if pente { 0 } else { self.pos.count(opp, Class::Five) };
         if opp_fives >= 2 {
             return -(WIN - p - 2);
         }
@@ -227,7 +272,10 @@ impl<'a> Worker<'a> {
             self.pos.undo();
             return v;
         }
-        if self.pos.count(me, Class::Flex4) > 0 {
+        // (In Pente only when the opponent cannot capture: a capture may break the four.)
+        if self.pos.count(me, Class::Flex4) > 0
+            && (!pente || (self.pos.count(opp, Class::Five) == 0 && self.pos.capture_moves(opp).is_empty()))
+        {
             return WIN - p - 3;
         }
         if self.pos.board().is_full() {
@@ -236,7 +284,7 @@ impl<'a> Worker<'a> {
         if depth <= 0 || ply >= MAX_PLY {
             // Quiescence: a side with fours checks for a short VCF before the static evaluation.
             let fours = self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3);
-            if fours > 0 && ply < MAX_PLY {
+            if fours > 0 && ply < MAX_PLY && !pente {
                 let mut budget = LEAF_VCF_NODES;
                 if self.leaf_vcf(LEAF_VCF_FOURS, &mut budget) {
                     return WIN - p - 2 * LEAF_VCF_FOURS as i32 - 1;
@@ -321,6 +369,13 @@ impl<'a> Worker<'a> {
         };
         self.tt.store(key, best_move, to_tt(best, p), depth, bound);
         best
+    }
+
+    /// Pente: whether `c` can reach the winning capture count with one move.
+    fn capture_win(&self, c: Color) -> bool {
+        let Some(rule) = self.pos.capture_rule() else { return false };
+        let need = (rule.to_win as u32).saturating_sub(self.pos.captured(c));
+        self.pos.capture_moves(c).iter().any(|&(_, n)| n >= need)
     }
 
     /// A small VCF for the side to move (quiescence): fours only, each answered by its forced block.
@@ -562,7 +617,16 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     if let Some(&f) = five_points(&pos, me).first() {
         return Outcome { mv: Some(pos_of(&pos, f)), score: WIN - 1, depth: 0, nodes: 0, messages };
     }
-    let opp_fives = five_points(&pos, opp);
+    let pente = pos.capture_rule().is_some();
+    if let Some(rule) = pos.capture_rule() {
+        let need = (rule.to_win as u32).saturating_sub(pos.captured(me));
+        if let Some(&(m, _)) = pos.capture_moves(me).iter().find(|&&(_, n)| n >= need) {
+            messages.push("capture win".into());
+            return Outcome { mv: Some(pos_of(&pos, m)), score: WIN - 1, depth: 0, nodes: 0, messages };
+        }
+    }
+    // (In Pente a five can also be met by a capture: the search decides.)
+    let opp_fives = if pente { vec![] } else { five_points(&pos, opp) };
     if !opp_fives.is_empty() {
         // Block the five (one of them if there are several: the game is lost then anyway). When every
         // five point is forbidden for black, nothing saves the game, but a foul would lose at once:
@@ -583,7 +647,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
     // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth.
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
-    {
+    // (The solvers know no captures: Pente goes straight to the search.)
+    if !pente {
         let mut solver =
             Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
         if let Some(line) = solver.vcf(&mut pos, 16) {
@@ -599,7 +664,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         }
         nodes += solver.nodes;
     }
-    if use_vct && opp_fives.is_empty() {
+    if use_vct && !pente && opp_fives.is_empty() {
         let mut solver =
             Solver::new(ThreatLimits { max_nodes: budget_nodes(60_000), stop, deadline: deadline(5) });
         if let Some(line) = solver.vct(&mut pos, 7) {

@@ -137,16 +137,27 @@ impl WeightMatrix {
     pub fn choose(&self, board: &Board, rules: &Rules) -> Option<(Pos, i64)> {
         let me = board.side_to_move();
         let matrix = self.matrix(board, rules, me);
-        let weight = |p: Pos| matrix[p.y as usize * board.width() + p.x as usize];
+        // Pente: a captured stone is worth a three (Tuple table) and a saved one nearly as much.
+        let weight = |p: Pos| {
+            let base = matrix[p.y as usize * board.width() + p.x as usize];
+            if board.capture_rule().is_none() || !board.is_empty(p) {
+                return base;
+            }
+            base + 1000 * board.captures_at(p, me).len() as i64
+                + 800 * board.captures_at(p, me.opp()).len() as i64
+        };
         let empties: Vec<Pos> = board.points().filter(|&p| board.is_empty(p)).collect();
         if empties.is_empty() {
             return None;
         }
         // 1. Win now.
-        if let Some(&p) = empties.iter().find(|&&p| rules.verdict(board, p) == Verdict::Win) {
+        if let Some(&p) = empties
+            .iter()
+            .find(|&&p| rules.opening_error(board, p).is_none() && rules.verdict(board, p) == Verdict::Win)
+        {
             return Some((p, weight(p)));
         }
-        let legal = |p: &Pos| !rules.is_forbidden(board, *p, me);
+        let legal = |p: &Pos| !rules.is_forbidden(board, *p, me) && rules.opening_error(board, *p).is_none();
         // 2. Block the opponent's winning point (the heaviest, if it has several).
         let threats: Vec<Pos> =
             empties.iter().copied().filter(|&p| rules.makes_win(board, p, me.opp())).filter(legal).collect();
