@@ -353,15 +353,8 @@ impl Engine {
 
     /// TURN: the opponent's move.
     pub fn opponent_move(&mut self, x: i64, y: i64) -> Result<Pos, EngineError> {
-        let rules = self.rules;
-        let b = self.game_mut()?;
-        if let Some(p) = b.pos(x, y)
-            && b.is_empty(p)
-            && let Some(why) = rules.opening_error(b, p)
-        {
-            return Err(EngineError::Illegal(why));
-        }
-        let p = b.try_play(x, y)?;
+        self.check_opening(x, y)?;
+        let p = self.game_mut()?.try_play(x, y)?;
         Ok(p)
     }
 
@@ -407,7 +400,20 @@ impl Engine {
 
     /// PLAY (the manager's answer to SUGGEST): our move is given; play it.
     pub fn play_given(&mut self, x: i64, y: i64) -> Result<Pos, EngineError> {
+        self.check_opening(x, y)?;
         self.game_mut()?.try_play(x, y).map_err(EngineError::from)
+    }
+
+    /// Pente's opening rule for a move from outside.
+    fn check_opening(&self, x: i64, y: i64) -> Result<(), EngineError> {
+        if let Some(b) = self.game.as_ref()
+            && let Some(p) = b.pos(x, y)
+            && b.is_empty(p)
+            && let Some(why) = self.rules.opening_error(b, p)
+        {
+            return Err(EngineError::Illegal(why));
+        }
+        Ok(())
     }
 
     /// Starts thinking about the side to move's move; `done` is called on the thinking thread with the

@@ -40,6 +40,7 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
   --name NAME         a name for the engine given just before (default: its program's file name)
   --gauntlet          the first engine against each other one (default: round robin)
   --rule N            Gomocup rule code: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 (default 0)
+  --variant V         gomoku (by --rule, the default), pente, keryo or gpente
   --line-length K     K in a row wins (freestyle and exact rules; default 5)
   --size N | WxH      board size (default 15)
   --turn MS           time per move in ms, 0 = none (default 1000)
@@ -224,6 +225,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
         show_stderr: false,
     };
     let (mut rule, mut line) = (0i64, 5u8);
+    let mut variant: Option<String> = None;
     let mut cfg_games = 2;
     let mut openings = vec![];
     let mut shuffle_seed = None;
@@ -252,6 +254,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
             }
             "--gauntlet" => gauntlet = true,
             "--rule" => rule = num(a, &value()?)?,
+            "--variant" => variant = Some(value()?.to_ascii_lowercase()),
             "--line-length" => line = num(a, &value()?)?,
             "--size" => {
                 let v = value()?;
@@ -300,11 +303,22 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     if let Some(w) = warning {
         bail!("{w}");
     }
-    game.rules = rules;
+    game.rules = match variant.as_deref() {
+        None | Some("gomoku") => rules,
+        Some("pente") => Rules::pente(false),
+        Some("keryo") => Rules::pente(true),
+        Some("gpente") => Rules::g_pente(),
+        Some(v) => bail!("unknown variant '{v}' (gomoku, pente, keryo or gpente)"),
+    };
     if game.max_stones == 0 {
         let cells = game.width * game.height;
-        // Gomocup stops renju games as a draw when 25 empty points are left.
-        game.max_stones = if rules.variant == Variant::Renju { cells.saturating_sub(25) } else { cells };
+        game.max_stones = match game.rules.variant {
+            // Gomocup stops renju games as a draw when 25 empty points are left.
+            Variant::Renju => cells.saturating_sub(25),
+            // Captured points are played again: the full board ends a Pente game.
+            Variant::Pente { .. } => usize::MAX,
+            _ => cells,
+        };
     }
     Ok(MatchConfig {
         engines,

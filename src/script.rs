@@ -27,9 +27,10 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, CaptureRule, Pos};
 use crate::brain::{Brain, Received, parse_move};
 use crate::protocol::Command;
+use crate::rules::Rules;
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;
@@ -222,11 +223,42 @@ struct Tracker {
     /// The board before the last state-changing command, until its answer is seen.
     snapshot: Option<Option<Board>>,
     awaiting_move: bool,
+    /// `INFO variant`: the capture rule new boards get (Pente).
+    capture: Option<CaptureRule>,
+    /// `INFO captures`, for the next BOARD.
+    captures: Option<(usize, usize)>,
 }
 
 impl Tracker {
     fn save(&mut self) {
         self.snapshot = Some(self.board.clone());
+    }
+
+    /// A fresh board of the game the script chose.
+    fn new_board(&self, w: i64, h: i64) -> Option<Board> {
+        let mut b = Board::new(w, h).ok()?;
+        b.set_capture(self.capture);
+        Some(b)
+    }
+
+    /// Our extension keys change what the tracked game is.
+    fn info(&mut self, key: &str, value: &str) {
+        match key {
+            "variant" => {
+                let rules = match value.trim().to_ascii_lowercase().as_str() {
+                    "pente" | "gpente" => Rules::pente(false),
+                    "keryo" => Rules::pente(true),
+                    "gomoku" => Rules::default(),
+                    _ => return,
+                };
+                self.capture = rules.capture_rule();
+                if let Some(b) = self.board.as_mut() {
+                    b.set_capture(self.capture);
+                }
+            }
+            "captures" => self.captures = crate::protocol::parse_captures(value).ok(),
+            _ => {}
+        }
     }
 
     fn sent(&mut self, bytes: &[u8]) {
@@ -245,7 +277,10 @@ impl Tracker {
                         self.close_block();
                         continue;
                     }
-                    Command::Info(..) => continue,
+                    Command::Info(key, value) => {
+                        self.info(&key, &value);
+                        continue;
+                    }
                     // Any other command ends the block unapplied, as the engine does.
                     _ => self.block = None,
                 }
@@ -253,18 +288,22 @@ impl Tracker {
             match cmd {
                 Command::Start(n) => {
                     self.save();
-                    self.board = Board::new(n, n).ok().or(self.board.take());
+                    self.captures = None;
+                    self.board = self.new_board(n, n).or(self.board.take());
                 }
                 Command::RectStart(w, h) => {
                     self.save();
-                    self.board = Board::new(w, h).ok().or(self.board.take());
+                    self.captures = None;
+                    self.board = self.new_board(w, h).or(self.board.take());
                 }
                 Command::Restart => {
                     self.save();
-                    if let Some(b) = self.board.as_mut() {
-                        *b = Board::new(b.width() as i64, b.height() as i64).expect("same size");
+                    self.captures = None;
+                    if let Some((w, h)) = self.board.as_ref().map(|b| (b.width() as i64, b.height() as i64)) {
+                        self.board = self.new_board(w, h);
                     }
                 }
+                Command::Info(key, value) => self.info(&key, &value),
                 Command::Board | Command::YxBoard | Command::Swap2Board => self.block = Some((cmd, vec![])),
                 Command::Turn(x, y) => {
                     self.save();
@@ -310,8 +349,15 @@ impl Tracker {
                     rows.iter().filter(|r| r.len() == 3 && r[2] == f).filter_map(point).collect()
                 };
                 let (own, opp, walls) = (with(1), with(2), with(3));
-                let (black, white) = if own.len() == opp.len() { (own, opp) } else { (opp, own) };
-                let _ = b.set_position(&black, &white, &walls);
+                let (took, lost) = self.captures.take().unwrap_or((0, 0));
+                let (black, white, by) = if own.len() + lost == opp.len() + took {
+                    (own, opp, [took, lost])
+                } else {
+                    (opp, own, [lost, took])
+                };
+                if b.set_position(&black, &white, &walls).is_ok() {
+                    b.set_captured(by);
+                }
                 if kind == Command::Board {
                     self.awaiting_move = true;
                 }

@@ -21,6 +21,7 @@ use crate::board::{Color, Pos};
 use crate::elo::{Sprt, SprtVerdict, Wld};
 use crate::opening::Opening;
 use crate::referee::{Ending, GameResult, GameSettings, Seat, play_game};
+use crate::rules::{Rules, Verdict};
 
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -123,7 +124,10 @@ fn validate(cfg: &MatchConfig) -> Result<Vec<Vec<Pos>>, String> {
     // (opening lists are often shared between board sizes).
     let mut placed = vec![];
     for (i, o) in cfg.openings.iter().enumerate() {
-        match o.place(cfg.game.width, cfg.game.height) {
+        match o
+            .place(cfg.game.width, cfg.game.height)
+            .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
+        {
             Ok(p) => placed.push(p),
             Err(e) => log::warn!("opening {} skipped: {e}", i + 1),
         }
@@ -132,6 +136,26 @@ fn validate(cfg: &MatchConfig) -> Result<Vec<Vec<Pos>>, String> {
         return Err("no opening fits the board".into());
     }
     Ok(placed)
+}
+
+/// An opening's stones played under the rules: Pente's opening rule applies to them as to moves, and
+/// none may capture or win (an opening is a start, not a game).
+fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result<Vec<Pos>, String> {
+    let mut board =
+        crate::board::Board::new(game.width as i64, game.height as i64).map_err(|e| e.to_string())?;
+    board.set_capture(rules.capture_rule());
+    for &p in &stones {
+        if !board.is_empty(p) {
+            return Err(format!("{p} is played twice"));
+        }
+        match rules.verdict(&board, p) {
+            Verdict::Continue if board.captures_at(p, board.side_to_move()).is_empty() => {}
+            Verdict::Illegal(why) => return Err(format!("{p} breaks the {rules} opening: {why}")),
+            _ => return Err(format!("{p} ends or changes the game under {rules}")),
+        }
+        board.play_unchecked(p);
+    }
+    Ok(stones)
 }
 
 pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
