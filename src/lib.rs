@@ -23,6 +23,7 @@ pub mod elo;
 pub mod engine;
 pub mod opening;
 pub mod pattern;
+pub mod play;
 pub mod position;
 pub mod protocol;
 pub mod record;

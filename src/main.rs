@@ -22,6 +22,7 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
+       pbrain-quincunx play [--rules R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player search    threat-space and alpha-beta search (the default)
@@ -30,6 +31,20 @@ With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdo
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
   --threads N        search threads until the manager sends INFO thread_num (default: the cores)
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
+
+const PLAY_USAGE: &str = "\
+usage: pbrain-quincunx play [options]
+
+A tournament of rounds against the engine in the terminal (or from a pipe).
+  --rules R        pente (default), keryo, freestyle, exact, renju or caro
+  --size N         board size, 5 to 26 (default 19 for pente and keryo, 15 otherwise)
+  --time MS        the engine's time per move (default 1000)
+  --depth N        a fixed search depth per move instead of a time
+  --threads N      search threads (default 1)
+  --seed N         the coin's seed (default: the clock)
+  --resume FILE    go on with a tournament saved with `save FILE`
+At the prompt: a move such as J10 (column letter, row number from the bottom), hint, undo,
+save FILE, quit.";
 
 const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
@@ -61,6 +76,59 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
   --quiet             no progress line on stderr
   --show-stderr       let the engines' stderr through";
 
+/// `play`: the terminal tournament.
+fn play_command(args: &[String]) -> Result<()> {
+    use quincunx::play::{PlayConfig, Tournament, clock_seed, rules_by_name, run_tournament};
+    let mut rules = Rules::pente(false);
+    let (mut size, mut time_ms, mut depth, mut threads, mut seed) = (None, 1000u64, None, 1usize, None);
+    let mut resume = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
+        let num = |v: String| v.parse::<u64>().with_context(|| format!("{a}: '{v}' is not a number"));
+        match a.as_str() {
+            "--rules" => {
+                let v = value()?;
+                rules =
+                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?;
+            }
+            "--size" => size = Some(num(value()?)? as usize),
+            "--time" => time_ms = num(value()?)?,
+            "--depth" => depth = Some(num(value()?)?.max(1)),
+            "--threads" => threads = num(value()?)?.clamp(1, 64) as usize,
+            "--seed" => seed = Some(num(value()?)?),
+            "--resume" => resume = Some(value()?),
+            "-h" | "--help" => {
+                println!("{PLAY_USAGE}");
+                return Ok(());
+            }
+            other => bail!("unknown play option '{other}'\n{PLAY_USAGE}"),
+        }
+    }
+    let tournament = match resume {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+            Tournament::from_text(&text).with_context(|| path.clone())?
+        }
+        None => {
+            let size = size.unwrap_or(if rules.capture_rule().is_some() { 19 } else { 15 });
+            if !(5..=26).contains(&size) {
+                bail!("--size {size}: the terminal board is 5 to 26 wide");
+            }
+            Tournament::new(PlayConfig {
+                rules,
+                size,
+                time_ms,
+                depth,
+                threads,
+                seed: seed.unwrap_or_else(clock_seed),
+            })
+        }
+    };
+    let stdin = std::io::stdin();
+    run_tournament(tournament, &mut stdin.lock(), &mut std::io::stdout().lock())
+}
+
 fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -80,6 +148,7 @@ fn main() -> Result<()> {
             let ok = script_command(&args[1..])?;
             std::process::exit(if ok { 0 } else { 1 });
         }
+        Some("play") => return play_command(&args[1..]),
         _ => {}
     }
     let (player, threads) = parse_player(&args)?;

@@ -1,0 +1,693 @@
+//! The terminal game: a person plays a tournament of rounds against the engine (`pbrain-quincunx play`).
+//!
+//! It owns the tournament (rounds, the coin, points, saving and resuming) and the person's side of the
+//! screen: the board drawn with box-drawing lines, columns lettered `A..` from the left and rows
+//! numbered from 1 at the bottom (so the centre of 19x19 is J10), stones as circles, the last move
+//! marked. It reads commands from any `BufRead` and writes to any `Write`, so a pipe drives it as well
+//! as a terminal; the engine's moves come from the search with a time (or depth) per move.
+//!
+//! Invariants: the board is only changed through the rules' checks (a refused input leaves it as it
+//! was); the first player of a round is Black internally and is shown as white (○), as in Pente; points
+//! are counted once, when a round ends.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::engine::{DEFAULT_MEMORY, Limits, Player};
+use crate::rules::{Rules, Variant, Verdict};
+use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, score_text, tt_bytes};
+use crate::timeman::{Budget, Clock};
+use crate::tt::Tt;
+
+/// Who sits where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    Human,
+    Engine,
+}
+
+impl Who {
+    fn other(self) -> Who {
+        match self {
+            Who::Human => Who::Engine,
+            Who::Engine => Who::Human,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Who::Human => "human",
+            Who::Engine => "engine",
+        }
+    }
+}
+
+/// What the command line chose.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    pub rules: Rules,
+    pub size: usize,
+    /// The engine's time per move, ms.
+    pub time_ms: u64,
+    /// A fixed search depth instead (deterministic: tests use it).
+    pub depth: Option<u64>,
+    pub threads: usize,
+    /// The coin's seed (default: the clock).
+    pub seed: u64,
+}
+
+/// The tournament so far: what `save` writes and `--resume` reads.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    pub cfg: PlayConfig,
+    /// Points of the human and of the engine.
+    pub score: [u32; 2],
+    pub round: u32,
+    /// Who plays first in the current round.
+    pub first: Who,
+    /// The current round's moves.
+    pub moves: Vec<Pos>,
+    rng: u64,
+}
+
+/// A small deterministic generator for the coin (splitmix64).
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A cell in the terminal's notation: column letter from the left, row number from the bottom.
+pub fn cell_name(p: Pos, height: usize) -> String {
+    format!("{}{}", (b'A' + p.x) as char, height - p.y as usize)
+}
+
+/// Parses `K10` (any case) on a board of this size.
+pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
+    let t = text.trim().to_ascii_uppercase();
+    let mut chars = t.chars();
+    let letter = chars.next()?;
+    if !letter.is_ascii_uppercase() {
+        return None;
+    }
+    let x = (letter as u8 - b'A') as usize;
+    let row: usize = chars.as_str().parse().ok()?;
+    (x < width && (1..=height).contains(&row)).then(|| Pos::new(x, height - row))
+}
+
+/// Names of the rule sets the command line accepts.
+pub fn rules_by_name(name: &str) -> Option<Rules> {
+    Some(match name {
+        "pente" => Rules::pente(false),
+        "keryo" => Rules::pente(true),
+        "freestyle" => Rules::from_mask(0, 5).0,
+        "exact" | "standard" => Rules::from_mask(1, 5).0,
+        "renju" => Rules::from_mask(4, 5).0,
+        "caro" => Rules::from_mask(8, 5).0,
+        _ => return None,
+    })
+}
+
+fn rules_name(rules: &Rules) -> &'static str {
+    match rules.variant {
+        Variant::Pente { keryo: true, .. } => "keryo",
+        Variant::Pente { .. } => "pente",
+        Variant::Freestyle => "freestyle",
+        Variant::Exact => "exact",
+        Variant::Renju => "renju",
+        Variant::Caro { .. } => "caro",
+    }
+}
+
+/// Why the human's stone may not go on `p`, if it may not.
+fn refusal(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
+    if !board.is_empty(p) {
+        return Some(format!("{} is occupied.", cell_name(p, board.height())));
+    }
+    let centre = Pos::new(board.width() / 2, board.height() / 2);
+    if board.placed() == 0 && p != centre {
+        return Some(format!(
+            "The first stone must go on the centre, {}.",
+            cell_name(centre, board.height())
+        ));
+    }
+    match rules.verdict(board, p) {
+        Verdict::Illegal(why) => Some(format!("Not allowed: {why}.")),
+        Verdict::Foul(kind) => {
+            Some(format!("Not allowed: {kind} is forbidden for the first player in renju."))
+        }
+        _ => None,
+    }
+}
+
+/// Runs of exactly four stones of `c` on the board (each line counted once).
+fn fours_on_board(board: &Board, c: Color) -> u32 {
+    let mut n = 0;
+    for p in board.points() {
+        for d in DIRECTIONS {
+            let before = board.at(p.x as i32 - d.0, p.y as i32 - d.1);
+            if board.get(p) != Cell::Stone(c) || before == Cell::Stone(c) {
+                continue;
+            }
+            if board.run_from(p, d, c) == 3 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// How a round ended.
+enum RoundEnd {
+    Five(Who),
+    Captures(Who),
+    Draw,
+    Quit,
+}
+
+/// The engine's side: the search player and its table, kept between moves.
+struct EngineSide {
+    player: SearchPlayer,
+    tt: Tt,
+}
+
+impl Tournament {
+    pub fn new(cfg: PlayConfig) -> Tournament {
+        let rng = cfg.seed;
+        Tournament { cfg, score: [0, 0], round: 1, first: Who::Human, moves: vec![], rng }
+    }
+
+    fn board(&self) -> Result<Board> {
+        let mut b = Board::new(self.cfg.size as i64, self.cfg.size as i64)?;
+        b.set_capture(self.cfg.rules.capture_rule());
+        for &p in &self.moves {
+            if !b.is_empty(p) {
+                bail!("the saved moves play {} twice", cell_name(p, self.cfg.size));
+            }
+            b.play_unchecked(p);
+        }
+        Ok(b)
+    }
+
+    fn who(&self, c: Color) -> Who {
+        if c == Color::Black { self.first } else { self.first.other() }
+    }
+
+    fn color_of(&self, w: Who) -> Color {
+        if w == self.first { Color::Black } else { Color::White }
+    }
+
+    /// The text `save` writes.
+    pub fn to_text(&self) -> String {
+        let h = self.cfg.size;
+        let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p, h)).collect();
+        format!(
+            "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\nmoves {}\n",
+            rules_name(&self.cfg.rules),
+            self.cfg.size,
+            self.cfg.time_ms,
+            self.cfg.depth.unwrap_or(0),
+            self.cfg.threads,
+            self.score[0],
+            self.score[1],
+            self.round,
+            self.first.word(),
+            self.rng,
+            moves.join(" ")
+        )
+    }
+
+    /// Reads what `to_text` wrote.
+    pub fn from_text(text: &str) -> Result<Tournament> {
+        let mut lines = text.lines();
+        if lines.next().map(str::trim) != Some("quincunx-play 1") {
+            bail!("not a saved Quincunx tournament");
+        }
+        let mut t = Tournament::new(PlayConfig {
+            rules: Rules::pente(false),
+            size: 19,
+            time_ms: 1000,
+            depth: None,
+            threads: 1,
+            seed: 0,
+        });
+        let mut moves_text = String::new();
+        for line in lines {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            let num = || value.trim().parse::<u64>().with_context(|| format!("bad {key} '{value}'"));
+            match key {
+                "rules" => t.cfg.rules = rules_by_name(value.trim()).context("unknown rules")?,
+                "size" => t.cfg.size = num()? as usize,
+                "time" => t.cfg.time_ms = num()?,
+                "depth" => t.cfg.depth = Some(num()?).filter(|&d| d > 0),
+                "threads" => t.cfg.threads = num()?.max(1) as usize,
+                "round" => t.round = num()? as u32,
+                "rng" => t.rng = num()?,
+                "first" => {
+                    t.first = match value.trim() {
+                        "human" => Who::Human,
+                        "engine" => Who::Engine,
+                        v => bail!("bad first player '{v}'"),
+                    }
+                }
+                "score" => {
+                    let v: Vec<u32> = value.split_whitespace().filter_map(|s| s.parse().ok()).collect();
+                    if v.len() != 2 {
+                        bail!("bad score '{value}'");
+                    }
+                    t.score = [v[0], v[1]];
+                }
+                "moves" => moves_text = value.to_string(),
+                _ => {}
+            }
+        }
+        if !(5..=26).contains(&t.cfg.size) {
+            bail!("size {} is not 5 to 26", t.cfg.size);
+        }
+        for m in moves_text.split_whitespace() {
+            let p = parse_cell(m, t.cfg.size, t.cfg.size).with_context(|| format!("bad move '{m}'"))?;
+            t.moves.push(p);
+        }
+        t.board()?;
+        Ok(t)
+    }
+}
+
+/// The board as the person sees it.
+pub fn draw(board: &Board) -> String {
+    let (w, h) = (board.width(), board.height());
+    let last = board.last_move();
+    let mut out = String::new();
+    let letters: String = (0..w).map(|x| format!("{} ", (b'A' + x as u8) as char)).collect();
+    let _ = writeln!(out, "    {}", letters.trim_end());
+    for y in 0..h {
+        let row = h - y;
+        let _ = write!(out, "{row:>2}  ");
+        for x in 0..w {
+            let p = Pos::new(x, y);
+            let glyph = match board.get(p) {
+                // The first player is white (○), the second black (●); the last move is ringed.
+                Cell::Stone(Color::Black) if last == Some(p) => "◎",
+                Cell::Stone(Color::Black) => "○",
+                Cell::Stone(Color::White) if last == Some(p) => "◉",
+                Cell::Stone(Color::White) => "●",
+                Cell::Wall => "#",
+                Cell::Empty => match (y == 0, y == h - 1, x == 0, x == w - 1) {
+                    (true, _, true, _) => "┌",
+                    (true, _, _, true) => "┐",
+                    (_, true, true, _) => "└",
+                    (_, true, _, true) => "┘",
+                    (true, _, _, _) => "┬",
+                    (_, true, _, _) => "┴",
+                    (_, _, true, _) => "├",
+                    (_, _, _, true) => "┤",
+                    _ => "┼",
+                },
+            };
+            out.push_str(glyph);
+            if x + 1 < w {
+                out.push('─');
+            }
+        }
+        let _ = writeln!(out, "  {row}");
+    }
+    let _ = writeln!(out, "    {}", letters.trim_end());
+    out
+}
+
+/// Runs a tournament: `input` gives the person's lines, `out` gets everything shown.
+pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
+    let engine = EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4)) };
+    let rules = t.cfg.rules;
+    writeln!(
+        out,
+        "Quincunx: a tournament of {} on {}x{} against the engine ({}).",
+        rules,
+        t.cfg.size,
+        t.cfg.size,
+        match t.cfg.depth {
+            Some(d) => format!("depth {d} a move"),
+            None => format!("{} ms a move", t.cfg.time_ms),
+        }
+    )?;
+    writeln!(
+        out,
+        "Points per round: 5 for five in a row, 1 per captured pair, 1 per line of exactly four at the end."
+    )?;
+    let centre = cell_name(Pos::new(t.cfg.size / 2, t.cfg.size / 2), t.cfg.size);
+    writeln!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit.")?;
+    let resumed = !t.moves.is_empty() || t.round > 1 || t.score != [0, 0];
+    if !resumed {
+        match toss(&mut t, input, out)? {
+            Some(w) => t.first = w,
+            None => return finish(&t, out),
+        }
+    } else {
+        writeln!(out, "Resuming round {}: you {}, engine {}.", t.round, t.score[0], t.score[1])?;
+    }
+    loop {
+        let end = play_round(&mut t, &engine, input, out)?;
+        let board = t.board()?;
+        // Points: five in a row, captured pairs, lines of exactly four.
+        let mut gained = [0u32; 2];
+        for (i, who) in [Who::Human, Who::Engine].into_iter().enumerate() {
+            let c = t.color_of(who);
+            gained[i] += board.captured(c) as u32 / 2 + fours_on_board(&board, c);
+            if matches!(end, RoundEnd::Five(w) if w == who) {
+                gained[i] += 5;
+            }
+        }
+        let verdict = match end {
+            RoundEnd::Five(Who::Human) => "You win the round with five in a row!".to_string(),
+            RoundEnd::Five(Who::Engine) => "The engine wins the round with five in a row.".to_string(),
+            RoundEnd::Captures(Who::Human) => "You win the round on captures!".to_string(),
+            RoundEnd::Captures(Who::Engine) => "The engine wins the round on captures.".to_string(),
+            RoundEnd::Draw => "The round is a draw: the board is full.".to_string(),
+            RoundEnd::Quit => {
+                writeln!(out, "Round {} abandoned; its points do not count.", t.round)?;
+                return finish(&t, out);
+            }
+        };
+        t.score[0] += gained[0];
+        t.score[1] += gained[1];
+        writeln!(out, "{verdict}")?;
+        writeln!(
+            out,
+            "Round {} points: you {}, engine {}. Total: you {}, engine {}.",
+            t.round, gained[0], gained[1], t.score[0], t.score[1]
+        )?;
+        t.round += 1;
+        t.moves.clear();
+        let Some(answer) = ask(input, out, "Play another round? (y/n) ")? else { return finish(&t, out) };
+        if !answer.trim().to_ascii_lowercase().starts_with('y') {
+            return finish(&t, out);
+        }
+        // The player with more points opens; a tie is tossed again.
+        t.first = match t.score[0].cmp(&t.score[1]) {
+            std::cmp::Ordering::Greater => Who::Human,
+            std::cmp::Ordering::Less => Who::Engine,
+            std::cmp::Ordering::Equal => match toss(&mut t, input, out)? {
+                Some(w) => w,
+                None => return finish(&t, out),
+            },
+        };
+        if t.first == Who::Human {
+            writeln!(out, "You play first (white, ○).")?;
+        } else {
+            writeln!(out, "The engine plays first (white, ○).")?;
+        }
+    }
+}
+
+/// The totals and the tournament's winner.
+fn finish(t: &Tournament, out: &mut impl Write) -> Result<()> {
+    writeln!(out, "Final score: you {}, engine {}.", t.score[0], t.score[1])?;
+    let line = match t.score[0].cmp(&t.score[1]) {
+        std::cmp::Ordering::Greater => "You win the tournament!",
+        std::cmp::Ordering::Less => "The engine wins the tournament.",
+        std::cmp::Ordering::Equal => "The tournament is a draw.",
+    };
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
+/// Prints a prompt and reads a line; `None` at the end of input. From a pipe the line is echoed, so
+/// the output reads as a transcript of the session.
+fn ask(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
+    write!(out, "{prompt}")?;
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        writeln!(out)?;
+        return Ok(None);
+    }
+    if !std::io::stdin().is_terminal() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(Some(line.trim().to_string()))
+}
+
+/// The coin toss: the person calls it, the winner plays first. `None` when the input ends.
+fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> Result<Option<Who>> {
+    let call = loop {
+        let Some(line) = ask(input, out, "Coin toss: call it, heads or tails? ")? else { return Ok(None) };
+        match line.to_ascii_lowercase().as_str() {
+            "h" | "heads" => break true,
+            "t" | "tails" => break false,
+            _ => writeln!(out, "Please answer heads or tails.")?,
+        }
+    };
+    let heads = next_random(&mut t.rng) & 1 == 0;
+    let won = call == heads;
+    writeln!(
+        out,
+        "The coin shows {}. {}",
+        if heads { "heads" } else { "tails" },
+        if won {
+            "You win the toss and play first (white, ○)."
+        } else {
+            "The engine plays first (white, ○)."
+        }
+    )?;
+    Ok(Some(if won { Who::Human } else { Who::Engine }))
+}
+
+/// The status lines under the board.
+fn status(t: &Tournament, board: &Board) -> String {
+    let glyph = |w: Who| if w == t.first { "○ white" } else { "● black" };
+    let caps = |w: Who| board.captured(t.color_of(w));
+    let mut s = format!(
+        "Round {}. You ({}): {} captured. Engine ({}): {} captured. Score: you {}, engine {}.",
+        t.round,
+        glyph(Who::Human),
+        caps(Who::Human),
+        glyph(Who::Engine),
+        caps(Who::Engine),
+        t.score[0],
+        t.score[1]
+    );
+    if let Some(p) = board.last_move() {
+        let who = t.who(board.side_to_move().opp());
+        let _ = write!(s, " Last move: {} ({}).", cell_name(p, board.height()), who.word());
+    }
+    s
+}
+
+/// The engine's choice for the side to move, with its one-line account.
+fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, String) {
+    let started = Instant::now();
+    let rules = t.cfg.rules;
+    let stop = AtomicBool::new(false);
+    let clock = match t.cfg.depth {
+        Some(_) => Clock { timeout_turn: 0, timeout_match: 0, time_left: None },
+        None => Clock { timeout_turn: t.cfg.time_ms as i64, timeout_match: 0, time_left: None },
+    };
+    let limits = Limits {
+        budget: Budget::new(&clock, started, board.empty_count()),
+        max_depth: t.cfg.depth,
+        max_nodes: None,
+        threads: t.cfg.threads.max(1),
+        memory: DEFAULT_MEMORY / 4,
+    };
+    let Some(pats) = engine.player.patterns(&rules) else {
+        let th = engine.player.think(board, &rules, &limits, &stop);
+        return (th.mv, String::new());
+    };
+    let setup = Setup {
+        pats,
+        tt: &engine.tt,
+        limits: Some(&limits),
+        max_depth: t.cfg.depth.map_or(60, |d| d.clamp(1, 60) as i32),
+        threads: limits.threads,
+        stop: &stop,
+        use_vct: true,
+    };
+    let outcome = run(board, &setup);
+    let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&rules, board, p).is_none());
+    if mv.is_none() {
+        // Whatever the search says, a legal move is played.
+        mv = board.points().find(|&p| refusal(&rules, board, p).is_none());
+    }
+    let verdict = if outcome.score >= WIN_THRESHOLD {
+        " (it sees a win)"
+    } else if outcome.score <= -WIN_THRESHOLD {
+        " (it sees a loss)"
+    } else {
+        ""
+    };
+    let text = format!(
+        "depth {}, eval {}, {} nodes, {:.2} s{verdict}",
+        outcome.depth,
+        score_text(outcome.score),
+        outcome.nodes,
+        started.elapsed().as_secs_f64()
+    );
+    (mv, text)
+}
+
+/// Plays one round to its end.
+fn play_round(
+    t: &mut Tournament,
+    engine: &EngineSide,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<RoundEnd> {
+    let rules = t.cfg.rules;
+    let mut board = t.board()?;
+    engine.tt.clear();
+    writeln!(out, "Round {}.", t.round)?;
+    // The board is drawn again only when it changed (not after a refused input).
+    let mut drawn: Option<Vec<Pos>> = None;
+    loop {
+        let side = board.side_to_move();
+        let who = t.who(side);
+        if who == Who::Engine {
+            let (mv, text) = think(t, engine, &board);
+            let Some(p) = mv else { return Ok(RoundEnd::Draw) };
+            let verdict = rules.verdict(&board, p);
+            let five = rules.makes_win(&board, p, side);
+            board.play_unchecked(p);
+            t.moves.push(p);
+            writeln!(out, "Engine plays {}. It thinks: {text}.", cell_name(p, board.height()))?;
+            if verdict == Verdict::Win {
+                write!(out, "{}", draw(&board))?;
+                writeln!(out, "{}", status(t, &board))?;
+                return Ok(if five { RoundEnd::Five(Who::Engine) } else { RoundEnd::Captures(Who::Engine) });
+            }
+            if board.is_full() {
+                return Ok(RoundEnd::Draw);
+            }
+            continue;
+        }
+        if drawn.as_ref() != Some(&t.moves) {
+            write!(out, "{}", draw(&board))?;
+            writeln!(out, "{}", status(t, &board))?;
+            drawn = Some(t.moves.clone());
+        }
+        let Some(line) = ask(input, out, "Your move: ")? else { return Ok(RoundEnd::Quit) };
+        let lower = line.to_ascii_lowercase();
+        let mut words = lower.split_whitespace();
+        match words.next() {
+            None => continue,
+            Some("quit") | Some("exit") => return Ok(RoundEnd::Quit),
+            Some("hint") => {
+                let (mv, text) = think(t, engine, &board);
+                match mv {
+                    Some(p) => writeln!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
+                    None => writeln!(out, "No hint: no move is left.")?,
+                }
+            }
+            Some("undo") => {
+                // Back to the person's previous turn: its last move and the engine's reply go. Moves
+                // alternate from the first player whatever is captured, so parity tells whose is whose.
+                let human_first = t.first == Who::Human;
+                match (0..t.moves.len()).rev().find(|&i| (i % 2 == 0) == human_first) {
+                    Some(i) => {
+                        let undone = t.moves.len() - i;
+                        t.moves.truncate(i);
+                        board = t.board()?;
+                        writeln!(out, "Took back {undone} move(s).")?;
+                    }
+                    None => writeln!(out, "Nothing to undo.")?,
+                }
+            }
+            Some("save") => {
+                let Some(path) = line.split_whitespace().nth(1) else {
+                    writeln!(out, "Usage: save FILE")?;
+                    continue;
+                };
+                match std::fs::write(path, t.to_text()) {
+                    Ok(()) => writeln!(out, "Saved to {path}; continue later with: play --resume {path}")?,
+                    Err(e) => writeln!(out, "Could not save to {path}: {e}")?,
+                }
+            }
+            Some(word) => {
+                let Some(p) = parse_cell(word, board.width(), board.height()) else {
+                    writeln!(
+                        out,
+                        "'{}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
+                        line.trim(),
+                        (b'A' + board.width() as u8 - 1) as char,
+                        board.height(),
+                        cell_name(Pos::new(board.width() / 2, board.height() / 2), board.height())
+                    )?;
+                    continue;
+                };
+                if let Some(why) = refusal(&rules, &board, p) {
+                    writeln!(out, "{why}")?;
+                    continue;
+                }
+                let verdict = rules.verdict(&board, p);
+                let five = rules.makes_win(&board, p, side);
+                board.play_unchecked(p);
+                t.moves.push(p);
+                if verdict == Verdict::Win {
+                    write!(out, "{}", draw(&board))?;
+                    writeln!(out, "{}", status(t, &board))?;
+                    return Ok(if five {
+                        RoundEnd::Five(Who::Human)
+                    } else {
+                        RoundEnd::Captures(Who::Human)
+                    });
+                }
+                if board.is_full() {
+                    return Ok(RoundEnd::Draw);
+                }
+            }
+        }
+    }
+}
+
+/// The seed of the coin when none is given: the clock.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_lettered_from_the_left_and_numbered_from_the_bottom() {
+        assert_eq!(parse_cell("J10", 19, 19), Some(Pos::new(9, 9)));
+        assert_eq!(parse_cell("a1", 19, 19), Some(Pos::new(0, 18)));
+        assert_eq!(parse_cell("S19", 19, 19), Some(Pos::new(18, 0)));
+        assert_eq!(parse_cell("T1", 19, 19), None);
+        assert_eq!(parse_cell("A20", 19, 19), None);
+        assert_eq!(parse_cell("10", 19, 19), None);
+        assert_eq!(cell_name(Pos::new(9, 9), 19), "J10");
+    }
+
+    #[test]
+    fn fours_are_counted_once_per_line() {
+        let b: Board =
+            "x x x x . .\no o o . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .".parse().unwrap();
+        assert_eq!(fours_on_board(&b, Color::Black), 1);
+        assert_eq!(fours_on_board(&b, Color::White), 0);
+    }
+
+    #[test]
+    fn saved_text_round_trips() {
+        let mut t = Tournament::new(PlayConfig {
+            rules: Rules::pente(false),
+            size: 19,
+            time_ms: 500,
+            depth: Some(3),
+            threads: 1,
+            seed: 7,
+        });
+        t.moves = vec![Pos::new(9, 9), Pos::new(10, 10)];
+        t.score = [3, 6];
+        t.round = 2;
+        t.first = Who::Engine;
+        let back = Tournament::from_text(&t.to_text()).unwrap();
+        assert_eq!(back.to_text(), t.to_text());
+    }
+}

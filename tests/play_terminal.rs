@@ -1,0 +1,122 @@
+//! The terminal game (`pbrain-quincunx play`) driven through a pipe, as a person's session would be:
+//! a scripted Pente tournament of two rounds on 9x9 with a fixed coin seed and a fixed search depth
+//! must print exactly the stored transcript (times aside), and `save` / `--resume` carry a tournament
+//! over. To accept a deliberate change of the transcript (a new search plays other moves), run with
+//! `QUINCUNX_BLESS=1` and read the diff.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_pbrain-quincunx")
+}
+
+/// A fresh directory for the files a session saves.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quincunx-play-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `play` with `args` in `dir`, feeding `input`; returns (exit ok, stdout).
+fn play(dir: &Path, args: &[&str], input: &str) -> (bool, String) {
+    let mut child = Command::new(binary())
+        .arg("play")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Thinking times differ from run to run: `0.00 s` becomes `T s`.
+fn without_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| {
+                let t = w.trim_end_matches(',');
+                let timed = t.split_once('.').is_some_and(|(a, b)| {
+                    !a.is_empty() && !b.is_empty() && (a.chars().chain(b.chars())).all(|c| c.is_ascii_digit())
+                });
+                if timed { w.replacen(t, "T", 1) } else { w.to_string() }
+            })
+            .collect();
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn a_scripted_pente_tournament_prints_the_stored_transcript() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
+    let input = std::fs::read_to_string(here.join("pente_tournament.in")).unwrap();
+    let dir = scratch("transcript");
+    let (ok, out) = play(&dir, &["--size", "9", "--depth", "2", "--threads", "1", "--seed", "3"], &input);
+    assert!(ok, "play failed:\n{out}");
+    let got = without_times(&out);
+    let path = here.join("pente_tournament.out");
+    if std::env::var_os("QUINCUNX_BLESS").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap();
+    if got != want {
+        for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+            assert_eq!(g, w, "transcript line {} differs", n + 1);
+        }
+        assert_eq!(got.lines().count(), want.lines().count(), "transcript lengths differ");
+    }
+    // What every session shows: the toss, refusals with their reasons, both rounds, the totals.
+    for must in [
+        "You win the toss and play first (white, ○).",
+        "The first stone must go on the centre, E5.",
+        "Not allowed: the first player's second stone must be 3 or more points from the centre.",
+        "'Z9' is not a cell",
+        "E5 is occupied.",
+        "Hint: ",
+        "Took back 2 move(s).",
+        "Saved to saved.txt",
+        "The engine wins the round with five in a row.",
+        "Final score: you 0, engine 10.",
+        "The engine wins the tournament.",
+    ] {
+        assert!(got.contains(must), "the transcript lacks '{must}'");
+    }
+    // The saved game goes on where it stopped.
+    let saved = std::fs::read_to_string(dir.join("saved.txt")).unwrap();
+    assert!(saved.contains("moves E5 E6 A1 D5 I1 F5"), "{saved}");
+    let (ok, out) = play(&dir, &["--resume", "saved.txt"], "quit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("Resuming round 1: you 0, engine 0."), "{out}");
+    assert!(out.contains("Last move: F5 (engine)."), "{out}");
+    assert!(out.contains("Round 1 abandoned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_options_and_files_are_refused_with_a_reason() {
+    let dir = scratch("bad");
+    let (ok, _) = play(&dir, &["--rules", "chess"], "");
+    assert!(!ok);
+    let (ok, _) = play(&dir, &["--resume", "missing.txt"], "");
+    assert!(!ok);
+    std::fs::write(dir.join("broken.txt"), "quincunx-play 1\nsize 9\nmoves E5 E5\n").unwrap();
+    let (ok, _) = play(&dir, &["--resume", "broken.txt"], "");
+    assert!(!ok, "a move played twice is refused");
+    // The end of input ends the tournament cleanly, at the toss or mid-round.
+    let (ok, out) = play(&dir, &["--size", "9", "--depth", "1", "--seed", "1"], "");
+    assert!(ok && out.contains("Final score"), "{out}");
+    let (ok, out) =
+        play(&dir, &["--rules", "renju", "--size", "9", "--depth", "1", "--seed", "1"], "heads\n");
+    assert!(ok && out.contains("Round 1 abandoned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
