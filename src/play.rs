@@ -23,6 +23,7 @@ use crate::rules::{Rules, Variant, Verdict};
 use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, score_text, tt_bytes};
 use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
+use crate::weights::WeightMatrix;
 
 /// Who sits where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,12 +132,19 @@ fn refusal(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
     if !board.is_empty(p) {
         return Some(format!("{} is occupied.", cell_name(p, board.height())));
     }
+    // The tournament opening holds under every rule here (the rules check it themselves for Pente).
     let centre = Pos::new(board.width() / 2, board.height() / 2);
     if board.placed() == 0 && p != centre {
         return Some(format!(
             "The first stone must go on the centre, {}.",
             cell_name(centre, board.height())
         ));
+    }
+    let far = (p.x as i32 - centre.x as i32).abs().max((p.y as i32 - centre.y as i32).abs());
+    if board.placed() == 2 && far < 3 {
+        return Some(
+            "Not allowed: the first player's second stone must be 3 or more points from the centre.".into(),
+        );
     }
     match rules.verdict(board, p) {
         Verdict::Illegal(why) => Some(format!("Not allowed: {why}.")),
@@ -511,9 +519,16 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
     };
     let outcome = run(board, &setup);
     let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&rules, board, p).is_none());
+    let searched = mv.is_some();
     if mv.is_none() {
-        // Whatever the search says, a legal move is played.
-        mv = board.points().find(|&p| refusal(&rules, board, p).is_none());
+        // The search knows the opening rule only under Pente: elsewhere the first player's second
+        // stone is the heaviest legal cell of the weight matrix.
+        let me = board.side_to_move();
+        let matrix = WeightMatrix::default().matrix(board, &rules, me);
+        mv = board
+            .points()
+            .filter(|&p| refusal(&rules, board, p).is_none())
+            .max_by_key(|p| (matrix[p.y as usize * board.width() + p.x as usize], std::cmp::Reverse(*p)));
     }
     let verdict = if outcome.score >= WIN_THRESHOLD {
         " (it sees a win)"
@@ -522,6 +537,8 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
     } else {
         ""
     };
+    let verdict =
+        if searched { verdict } else { "; the opening rule moved it to the best cell 3 points out" };
     let text = format!(
         "depth {}, eval {}, {} nodes, {:.2} s{verdict}",
         outcome.depth,
