@@ -284,6 +284,7 @@ fn tally(s: &mut Summary, job: &Job, r: &GameResult) {
         let what = match &r.ending {
             Ending::Fault(f, _) => Some(f.to_string()),
             Ending::Foul(k) => Some(format!("renju foul ({k})")),
+            Ending::Illegal(why) => Some(format!("illegal move ({why})")),
             _ => None,
         };
         if let Some(what) = what {

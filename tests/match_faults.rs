@@ -22,11 +22,15 @@ fn ours() -> EngineSpec {
 /// Two games (one with each colour) of our engine against `fault`, with a watchdog: a runner that hangs
 /// fails the test instead of hanging it.
 fn play_against(fault: &str) -> Summary {
+    play_against_under(fault, Rules::default())
+}
+
+fn play_against_under(fault: &str, rules: Rules) -> Summary {
     let cfg = MatchConfig {
         engines: vec![ours(), fault_engine(fault)],
         gauntlet: false,
         game: GameSettings {
-            rules: Rules::default(),
+            rules,
             width: 15,
             height: 15,
             turn_ms: 300,
@@ -81,6 +85,18 @@ fn garbage_answers_lose() {
 #[test]
 fn occupied_points_lose() {
     check(&play_against("occupied"), "move on an occupied point");
+}
+
+#[test]
+fn a_pente_opening_off_the_centre_loses_as_an_illegal_move() {
+    // As the first player its first stone is off the centre: an illegal move, listed with the faults.
+    // As the second player it has no opening rule to break and loses the game on the board.
+    let s = play_against_under("first_free", Rules::pente(false));
+    let r = s.pairs[0].total;
+    assert_eq!((r.wins, r.losses, r.draws), (2, 0, 0), "{}", s.render());
+    let reason = "illegal move (the first stone must go on the centre)".to_string();
+    assert_eq!(s.losses.get(&(1, reason)), Some(&1), "{}", s.render());
+    assert!(s.losses.keys().all(|(e, _)| *e == 1), "our engine faulted:\n{}", s.render());
 }
 
 #[test]
