@@ -78,9 +78,11 @@ impl Budget {
             (raw - margin(raw.max(0))).max(0)
         };
         let hard = cap(hard_share, turn);
-        // Soft: a turn-limited move starts no new iteration past 55% of its budget (an iteration takes
-        // about twice as long as all before it; one cut short still gives its best move so far).
-        let soft = cap(soft_share, turn.map(|t| t * 55 / 100)).min(hard);
+        // Soft: a turn-limited move starts no new iteration past 80% of its budget. An iteration takes
+        // about twice as long as all before it, so a late one is mostly cut short, but a partial
+        // iteration still gives its best move when it beat the previous one: stopping at 55% left
+        // two thirds of the time unused (AIWine, 80 games at 300 ms: 20-60 at 55%, 33-47 at 80%).
+        let soft = cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard);
         Budget {
             start,
             soft: Some(Duration::from_millis(soft as u64)),
