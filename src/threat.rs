@@ -71,6 +71,14 @@ pub fn makes_four(pos: &Position, i: usize, c: Color) -> bool {
 
 /// Cells where `c` makes a four (legal ones only), best classes first.
 pub fn four_moves(pos: &Position, c: Color) -> Vec<usize> {
+    // The class counts say whether there is anything to find (a renju maybe-foul may hide a four).
+    let fours: u32 = [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden, Class::Forbidden]
+        .iter()
+        .map(|&k| pos.count(c, k))
+        .sum();
+    if fours == 0 {
+        return vec![];
+    }
     let mut v: Vec<(u8, usize)> = pos
         .indices()
         .filter(|&i| pos.is_empty(i) && pos.is_near(i))
