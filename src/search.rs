@@ -44,6 +44,11 @@ const LEAF_VCF_NODES: u32 = 48;
 /// The null-move threat check: the opponent's VCF, at most this many fours and nodes.
 const THREAT_VCF_FOURS: u32 = 8;
 const THREAT_VCF_NODES: u32 = 64;
+/// Entries of each worker's memo of small VCF checks (a power of two).
+const VCF_MEMO_SIZE: usize = 1 << 16;
+/// Mixed into the memo key: the leaf check and the null-move threat check have different budgets.
+const MEMO_LEAF: u64 = 0x2545_f491_4f6c_dd1d;
+const MEMO_THREAT: u64 = 0x9e6c_63d0_676a_9a99;
 /// Moves searched at a quiet node at most (the rest are far weaker by the weight matrix).
 const MAX_QUIET_MOVES: usize = 14;
 
@@ -57,6 +62,9 @@ pub struct Worker<'a> {
     pub nodes: u64,
     aborted: bool,
     history: Vec<[i32; 2]>,
+    /// Results of the small VCF checks by position (key with the kind of check mixed in): iterative
+    /// deepening meets the same leaves and nodes at every depth, and the checks are most of the work.
+    vcf_memo: Vec<(u64, bool)>,
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
     improved: bool,
@@ -113,6 +121,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             aborted: false,
             history: vec![[0; 2]; n],
+            vcf_memo: vec![(0, false); VCF_MEMO_SIZE],
             main,
             improved: false,
         }
@@ -210,11 +219,20 @@ impl<'a> Worker<'a> {
         if self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0 {
             return None;
         }
+        let key = self.pos.hash() ^ MEMO_THREAT;
+        let slot = key as usize & (VCF_MEMO_SIZE - 1);
+        if self.vcf_memo[slot] == (key, false) {
+            return None;
+        }
         self.pos.pass();
         let mut budget = THREAT_VCF_NODES;
         let mut line = vec![];
         let found = self.vcf_line(THREAT_VCF_FOURS, &mut budget, Some(&mut line));
         self.pos.pass();
+        // Only refutations are kept: a found line is needed whole, and is rarer.
+        if !found {
+            self.vcf_memo[slot] = (key, false);
+        }
         found.then_some(line)
     }
 
@@ -380,7 +398,15 @@ impl<'a> Worker<'a> {
 
     /// A small VCF for the side to move (quiescence): fours only, each answered by its forced block.
     fn leaf_vcf(&mut self, fours_left: u32, budget: &mut u32) -> bool {
-        self.vcf_line(fours_left, budget, None)
+        let key = self.pos.hash() ^ MEMO_LEAF;
+        let slot = key as usize & (VCF_MEMO_SIZE - 1);
+        let (k, won) = self.vcf_memo[slot];
+        if k == key {
+            return won;
+        }
+        let won = self.vcf_line(fours_left, budget, None);
+        self.vcf_memo[slot] = (key, won);
+        won
     }
 
     /// The same, recording the winning line (attacker and defender moves) when `line` is given.
