@@ -14,7 +14,8 @@
 //! - command words are case-insensitive; lines may end in CR LF, LF or CR; empty lines are skipped;
 //! - a reader thread keeps stdin flowing while the engine thinks: END exits at once, YXSTOP/STOP and
 //!   `INFO timeout_turn 0` stop the thought, other commands wait for the answer; INFO is applied at
-//!   once unless commands wait ahead of it, so every command sees exactly the settings sent before it.
+//!   once unless commands wait ahead of it, so every command sees exactly the settings sent before it
+//!   (`variant` and `captures`, which may be answered, wait like commands).
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -432,8 +433,10 @@ impl<W: Write> Session<W> {
                     self.engine.stop();
                 }
                 // INFO must not overtake commands that wait: their thoughts would see settings that
-                // came after them, depending on how fast the reader was.
-                if self.deferred.is_empty() {
+                // came after them, depending on how fast the reader was. Our extension keys may be
+                // answered (ERROR), so they wait for the move like a command: an answer printed now
+                // would come before or after the move depending on the reader's speed.
+                if self.deferred.is_empty() && !answered_key(&key) {
                     self.info(&key, &value);
                 } else {
                     self.deferred.push_back(Event::Line(line, at));

@@ -54,7 +54,7 @@ fn run_session(input: Vec<u8>) -> String {
 /// One command (or a whole block) of a random session, valid or not.
 fn random_unit(rng: &mut Rng) -> String {
     let n = |rng: &mut Rng| rng.below(22) as i64 - 2;
-    match rng.below(16) {
+    match rng.below(18) {
         0 => format!("START {}", rng.pick(&["15", "20", "7", "5", "32", "4", "40", "x"])),
         1 => format!("TURN {},{}", n(rng), n(rng)),
         2 => "BEGIN".into(),
@@ -94,13 +94,16 @@ fn random_unit(rng: &mut Rng) -> String {
         }
         13 => "YXSTOP".into(),
         14 => "DONE".into(),
+        // Pente: our extension keys, good values and bad.
+        15 => format!("INFO variant {}", rng.pick(&["pente", "keryo", "gomoku", "gpente", "chess"])),
+        16 => format!("INFO captures {}", rng.pick(&["0,0", "2,4", "6,2", "3,0", "2", "x,y", "12,0"])),
         _ => format!("TURN {},{}", 6 + rng.below(4), 6 + rng.below(4)),
     }
 }
 
 /// A line every state answers with exactly one ERROR or UNKNOWN and nothing else.
 fn bad_line(rng: &mut Rng) -> Vec<u8> {
-    let text: &str = match rng.below(10) {
+    let text: &str = match rng.below(12) {
         0 => "TURN 99,99",
         1 => "TURN 7",
         2 => "START 4",
@@ -109,6 +112,9 @@ fn bad_line(rng: &mut Rng) -> Vec<u8> {
         5 => "hello world",
         6 => "TAKEBACK a,b",
         7 => "TURN 1,2,3",
+        // Bad in every state, Pente or not: not two counts, not a variant.
+        9 => "INFO captures 2,x",
+        10 => "INFO variant chess",
         8 => return vec![0xff, 0xfe, b'X', 0x80],
         _ => return vec![b'A'; 70_000],
     };
