@@ -326,57 +326,73 @@ impl<'a> Worker<'a> {
                 _ => {}
             }
         }
-        // Step 3. Moves.
-        let moves = match self.generate(tt_move) {
-            Ok(m) => m,
-            Err(v) => return v,
-        };
-        if moves.is_empty() {
-            // Renju black with every point forbidden: the game is lost.
-            return -(WIN - p - 2);
-        }
-        let forced = moves.len() == 1;
+        // Step 3. Moves. At a calm node (no threat of the opponent's narrows the moves) the table's
+        // move goes first before any are generated: when it cuts off, generating was wasted work.
         let quiet = self.pos.count(opp, Class::Flex4) == 0;
-        let limit = if quiet { MAX_QUIET_MOVES } else { moves.len() };
+        let calm = quiet && !pente && self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0;
+        let staged = tt_move.filter(|&m| {
+            calm && self.pos.is_empty(m)
+                && self.pos.is_near(m)
+                && (!self.pos.restricted(me) || self.pos.legal_for(m, me))
+        });
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (n, &m) in moves.iter().take(limit).enumerate() {
-            let is_four = self.pos.class(m, me).is_four();
-            self.pos.play(m);
-            let ext = if forced { 0 } else { 1 };
-            let new_depth = depth - ext;
-            let v = if n == 0 {
-                -self.search(-beta, -alpha, new_depth, ply + 1)
-            } else {
-                // Late quiet moves are searched shallower first.
-                let reduce = if quiet && !is_four && depth >= 3 && n >= 4 { 1 + (n >= 12) as i32 } else { 0 };
-                let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
-                if v > alpha && reduce > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, ply + 1);
-                }
-                v
-            };
-            self.pos.undo();
+        let mut cut = false;
+        if let Some(m) = staged {
+            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false);
             if self.aborted {
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_move = Some(m);
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        if quiet {
-                            self.history[m][me.index()] += depth * depth;
+            best = v;
+            best_move = Some(m);
+            if v > alpha {
+                alpha = v;
+                cut = v >= beta;
+            }
+        }
+        if !cut {
+            let mut moves = match self.generate(tt_move) {
+                Ok(m) => m,
+                Err(v) => return v,
+            };
+            if moves.is_empty() {
+                // Renju black with every point forbidden: the game is lost.
+                return -(WIN - p - 2);
+            }
+            let forced = moves.len() == 1;
+            let limit = if quiet { MAX_QUIET_MOVES } else { moves.len() };
+            moves.truncate(limit);
+            let first = if let Some(m) = staged {
+                // The table's move was searched already (it heads the list).
+                moves.retain(|&x| x != m);
+                1
+            } else {
+                0
+            };
+            for (k, &m) in moves.iter().enumerate() {
+                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(m);
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            cut = true;
+                            break;
                         }
-                        break;
                     }
                 }
             }
+        }
+        if cut
+            && quiet
+            && let Some(m) = best_move
+        {
+            self.history[m][me.index()] += depth * depth;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -387,6 +403,42 @@ impl<'a> Worker<'a> {
         };
         self.tt.store(key, best_move, to_tt(best, p), depth, bound);
         best
+    }
+
+    /// Searches the `n`-th move `m` of a node (PVS: the first with the full window, the rest with a
+    /// null window first, late quiet ones reduced). Returns its score from the node's view.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        m: usize,
+        n: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        quiet: bool,
+        forced: bool,
+    ) -> i32 {
+        let is_four = self.pos.class(m, self.pos.side()).is_four();
+        self.pos.play(m);
+        // A forced move costs no depth.
+        let new_depth = if forced { depth } else { depth - 1 };
+        let v = if n == 0 {
+            -self.search(-beta, -alpha, new_depth, ply + 1)
+        } else {
+            // Late quiet moves are searched shallower first.
+            let reduce = if quiet && !is_four && depth >= 3 && n >= 4 { 1 + (n >= 12) as i32 } else { 0 };
+            let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
+            if v > alpha && reduce > 0 {
+                v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+            }
+            if v > alpha && v < beta {
+                v = -self.search(-beta, -alpha, new_depth, ply + 1);
+            }
+            v
+        };
+        self.pos.undo();
+        v
     }
 
     /// Pente: whether `c` can reach the winning capture count with one move.
