@@ -36,8 +36,9 @@ const INF: i32 = WIN + 1;
 /// Deepest ply a line may reach (forced replies extend without limit otherwise).
 const MAX_PLY: usize = 96;
 /// Nodes between two looks at the clock and the stop flag: a node can cost tens of microseconds
-/// (threat defences are tried move by move), so this stays small.
-const CHECK_EVERY: u64 = 64;
+/// (threat defences are tried move by move, renju's forbidden test recurses), so this stays small:
+/// at 64 a renju answer once came 296 ms into a 300 ms turn.
+const CHECK_EVERY: u64 = 16;
 /// Quiescence VCF: at most this many fours, and this many nodes per leaf.
 const LEAF_VCF_FOURS: u32 = 6;
 const LEAF_VCF_NODES: u32 = 48;
