@@ -374,9 +374,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     }
     game.rules = match variant.as_deref() {
         None | Some("gomoku") => rules,
-        Some("pente") => Rules::pente(false),
-        Some("keryo") => Rules::pente(true),
-        Some("gpente") => Rules::g_pente(),
+        Some(v) if let Some(pente) = Rules::pente_named(v) => pente,
         Some(v) => bail!("unknown variant '{v}' (gomoku, pente, keryo or gpente)"),
     };
     if game.max_stones == 0 {

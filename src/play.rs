@@ -105,9 +105,10 @@ pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
 
 /// Names of the rule sets the command line accepts.
 pub fn rules_by_name(name: &str) -> Option<Rules> {
+    if let Some(pente) = Rules::pente_named(name) {
+        return Some(pente);
+    }
     Some(match name {
-        "pente" => Rules::pente(false),
-        "keryo" => Rules::pente(true),
         "freestyle" => Rules::from_mask(0, 5).0,
         "exact" | "standard" => Rules::from_mask(1, 5).0,
         "renju" => Rules::from_mask(4, 5).0,
@@ -119,6 +120,7 @@ pub fn rules_by_name(name: &str) -> Option<Rules> {
 fn rules_name(rules: &Rules) -> &'static str {
     match rules.variant {
         Variant::Pente { keryo: true, .. } => "keryo",
+        Variant::Pente { g: true, .. } => "gpente",
         Variant::Pente { .. } => "pente",
         Variant::Freestyle => "freestyle",
         Variant::Exact => "exact",

@@ -109,6 +109,17 @@ impl Rules {
         Rules { variant: Variant::Pente { keryo, g: false }, line: 5, continuous: false }
     }
 
+    /// The Pente family by the names the command lines and `INFO variant` use: `pente`, `keryo`,
+    /// `gpente` (`None` for anything else).
+    pub fn pente_named(name: &str) -> Option<Rules> {
+        match name {
+            "pente" => Some(Rules::pente(false)),
+            "keryo" => Some(Rules::pente(true)),
+            "gpente" => Some(Rules::g_pente()),
+            _ => None,
+        }
+    }
+
     /// G-Pente: Pente with a stricter opening.
     pub fn g_pente() -> Rules {
         Rules { variant: Variant::Pente { keryo: false, g: true }, line: 5, continuous: false }

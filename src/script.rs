@@ -246,10 +246,11 @@ impl Tracker {
         match key {
             "variant" => {
                 let rules = match value.trim().to_ascii_lowercase().as_str() {
-                    "pente" | "gpente" => Rules::pente(false),
-                    "keryo" => Rules::pente(true),
                     "gomoku" => Rules::default(),
-                    _ => return,
+                    name => match Rules::pente_named(name) {
+                        Some(r) => r,
+                        None => return,
+                    },
                 };
                 self.capture = rules.capture_rule();
                 if let Some(b) = self.board.as_mut() {
