@@ -25,7 +25,9 @@ use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Patterns;
 use crate::position::{Class, Position};
 use crate::rules::Rules;
-use crate::threat::{Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four};
+use crate::threat::{
+    Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four, three_moves,
+};
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
 
@@ -178,9 +180,11 @@ impl<'a> Worker<'a> {
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
         } else if let Some(line) = if pente { None } else { self.opponent_vcf() } {
-            // The opponent would win by fours if it moved again: play a four of ours, or on its line.
+            // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
+            // or a three of ours (a counter-threat: the blocks of the opponent's fours may then make
+            // fours of ours, which breaks the line; missing these threw away won games).
             let mut set = four_moves(&self.pos, me);
-            for i in line {
+            for i in line.into_iter().chain(three_moves(&self.pos, me)) {
                 if self.pos.is_empty(i) && !set.contains(&i) {
                     set.push(i);
                 }
@@ -297,10 +301,25 @@ impl<'a> Worker<'a> {
         {
             return WIN - p - 3;
         }
+        // A double three, or a four with a three, wins in five plies when the opponent has no four to
+        // interpose: the four's block (or any block of one three) leaves the other three to become an
+        // open four. Not for renju black: a three's open-four point may be a foul the shapes cannot see.
+        if !pente
+            && !self.pos.restricted(me)
+            && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
+            && [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden]
+                .iter()
+                .all(|&k| self.pos.count(opp, k) == 0)
+        {
+            return WIN - p - 5;
+        }
         if self.pos.board().is_full() {
             return 0;
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        // An open three of the opponent's at the horizon is not quiet: its defences are searched (a
+        // ply or two beyond the nominal depth) instead of trusting the static evaluation.
+        let threatened = !pente && depth > -2 && self.pos.count(opp, Class::Flex4) > 0;
+        if (depth <= 0 && !threatened) || ply >= MAX_PLY {
             // Quiescence: a side with fours checks for a short VCF before the static evaluation.
             let fours = self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3);
             if fours > 0 && ply < MAX_PLY && !pente {

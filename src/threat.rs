@@ -129,7 +129,7 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
 }
 
 /// Cells where `c` makes an open three or better without making a four (VCT's quiet threats).
-fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
+pub fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
     let mut v: Vec<(i32, usize)> = pos
         .indices()
         .filter(|&i| pos.is_empty(i) && pos.is_near(i))

@@ -75,3 +75,44 @@ fn black_never_plays_a_renju_foul() {
     println!("{checked} positions with forbidden points, no foul");
     assert!(checked > 50);
 }
+
+/// The search's messages for `board` under freestyle with a node budget: (move, last "best" line).
+fn think_freestyle(board: &Board, nodes: u64) -> (String, String) {
+    let player = SearchPlayer::default();
+    let stop = AtomicBool::new(false);
+    let rules = Rules::from_mask(0, 5).0;
+    let t = player.think(board, &rules, &limits(nodes), &stop);
+    let best = t.messages.iter().rev().find(|m| m.starts_with("best")).cloned().unwrap_or_default();
+    (t.mv.expect("a move").notation(), best)
+}
+
+/// Black threatens a VCF (g13, g15 forced, f12 ...) if white passes, but white's j10 starts threats
+/// whose blocks give white fours, and white wins (Rapfi: mate in 17). The search used to answer such a
+/// threat only with fours or points of black's line, saw every move lose and gave the game away.
+///
+/// ```text
+///    a b c d e f g h i j k
+/// 14 . . . . . . X . . . .
+/// 13 . . . . . . . . O . .
+/// 12 . . . . . . X X X O .
+/// 11 . . . . . O X X X O .
+/// 10 . . . . . X O O . * .     * j10 wins for white (to move)
+///  9 . . . . O X O . O . .
+///  8 . . . . . . . X . . .
+/// ```
+#[test]
+fn a_counter_threat_beats_the_opponents_vcf() {
+    let board = game(15, "h8i9h11h10g11g9i11j11f9f11h12g10f10e9i12i13g12j12g14");
+    let (mv, best) = think_freestyle(&board, 400_000);
+    assert_eq!(mv, "j10", "{best}");
+    assert!(best.contains("+W"), "white wins: {best}");
+}
+
+/// Black (to move) is better here (Rapfi +7 at j13, a counter-three); the search used to consider
+/// only fours and the points of white's VCF and called the position lost.
+#[test]
+fn a_counter_three_is_a_defence() {
+    let board = game(15, "h8i8h11j9h7h9g10i9k9i10i11j11g8j10j12k10l10m10");
+    let (_, best) = think_freestyle(&board, 200_000);
+    assert!(!best.contains("-W"), "not lost: {best}");
+}
