@@ -147,11 +147,12 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves to consider at this node, best first, or an immediate result.
-    fn generate(&mut self, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
+    /// `narrowed` is set when only the answers to the opponent's VCF threat were chosen.
+    fn generate(&mut self, tt_move: Option<usize>, narrowed: &mut bool) -> Result<Vec<usize>, i32> {
         let pos = &self.pos;
         let me = pos.side();
         let opp = me.opp();
-        let mut moves: Vec<(i32, usize)>;
+        let moves: Vec<(i32, usize)>;
         let pente = pos.capture_rule().is_some();
         if pente && pos.count(opp, Class::Five) > 0 {
             // Pente: a five point is met by blocking it or by capturing a stone out of the line.
@@ -190,32 +191,37 @@ impl<'a> Worker<'a> {
                 }
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
+            *narrowed = true;
         } else {
-            let pos = &self.pos;
-            moves = pos
-                .indices()
-                .filter(|&i| pos.is_empty(i) && pos.is_near(i))
-                .map(|i| (self.score_move(i, tt_move), i))
-                .collect();
-            if moves.is_empty() {
-                // An empty board: the centre.
-                let c = pos.index(Pos::new(pos.width / 2, pos.height / 2));
-                if pos.is_empty(c) {
-                    return Ok(vec![c]);
-                }
-                moves = pos.indices().filter(|&i| pos.is_empty(i)).map(|i| (0, i)).collect();
-            }
+            moves = self.near_moves(tt_move);
         }
+        Ok(self.best_first(moves))
+    }
+
+    /// Every empty cell near a stone with its ordering score (the centre on an empty board).
+    fn near_moves(&self, tt_move: Option<usize>) -> Vec<(i32, usize)> {
+        let pos = &self.pos;
+        let moves: Vec<(i32, usize)> = pos
+            .indices()
+            .filter(|&i| pos.is_empty(i) && pos.is_near(i))
+            .map(|i| (self.score_move(i, tt_move), i))
+            .collect();
+        if !moves.is_empty() {
+            return moves;
+        }
+        let c = pos.index(Pos::new(pos.width / 2, pos.height / 2));
+        if pos.is_empty(c) {
+            return vec![(0, c)];
+        }
+        pos.indices().filter(|&i| pos.is_empty(i)).map(|i| (0, i)).collect()
+    }
+
+    /// The moves sorted best first, without renju black's fouls.
+    fn best_first(&self, mut moves: Vec<(i32, usize)>) -> Vec<usize> {
         moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let me = self.pos.side();
         let restricted = self.pos.restricted(me);
-        let mut out = Vec::with_capacity(moves.len());
-        for (_, i) in moves {
-            if restricted && !self.pos.legal_for(i, me) {
-                continue;
-            }
-            out.push(i);
-        }
-        Ok(out)
+        moves.into_iter().map(|(_, i)| i).filter(|&i| !restricted || self.pos.legal_for(i, me)).collect()
     }
 
     /// The opponent's VCF if it could move now (a null move), as the cells of its line.
@@ -372,7 +378,8 @@ impl<'a> Worker<'a> {
             }
         }
         if !cut {
-            let mut moves = match self.generate(tt_move) {
+            let mut narrowed = false;
+            let mut moves = match self.generate(tt_move, &mut narrowed) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -390,7 +397,9 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
-            for (k, &m) in moves.iter().enumerate() {
+            let mut k = 0;
+            while k < moves.len() {
+                let m = moves[k];
                 let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced);
                 if self.aborted {
                     return 0;
@@ -405,6 +414,18 @@ impl<'a> Worker<'a> {
                             break;
                         }
                     }
+                }
+                k += 1;
+                if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
+                    // Every answer to the VCF threat lost: before calling the node lost, the other
+                    // moves get their turn. One that is on no line of the threat can still break it (a
+                    // two of ours that the blocks of its fours turn into a four); missing one made the
+                    // search claim wins that were not there.
+                    narrowed = false;
+                    let rest = self.best_first(self.near_moves(tt_move));
+                    let more: Vec<usize> =
+                        rest.into_iter().filter(|i| !moves.contains(i) && Some(*i) != staged).collect();
+                    moves.extend(more.into_iter().take(MAX_QUIET_MOVES));
                 }
             }
         }
@@ -782,8 +803,18 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     tt.new_search();
     let mut root_moves = {
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
-        match w.generate(None) {
-            Ok(m) if !m.is_empty() => m,
+        let mut narrowed = false;
+        match w.generate(None, &mut narrowed) {
+            Ok(mut m) if !m.is_empty() => {
+                if narrowed {
+                    // The root can afford the other moves too (see the fallback in `search`): after
+                    // the answers to the threat, the best of the rest.
+                    let rest: Vec<usize> =
+                        w.best_first(w.near_moves(None)).into_iter().filter(|i| !m.contains(i)).collect();
+                    m.extend(rest.into_iter().take(MAX_QUIET_MOVES));
+                }
+                m
+            }
             _ => {
                 // A proven loss (or renju black boxed in): the best legal point by weight, so the game
                 // goes on as long as it can; a foul only when no legal point is left.

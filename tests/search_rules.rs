@@ -116,3 +116,24 @@ fn a_counter_three_is_a_defence() {
     let (_, best) = think_freestyle(&board, 200_000);
     assert!(!best.contains("-W"), "not lost: {best}");
 }
+
+/// Black (to move) has no win here: after h9 white's g10 breaks black's fours (its blocks on the g
+/// column would make a white four). g10 is on no line of black's VCF and makes no three, so the search,
+/// answering the VCF threat with those only, claimed a win in 25 and lost the game.
+///
+/// ```text
+///    a b c d e f g h i j
+/// 12 . . . . . . . . X .
+/// 10 . . . . . X . X O .
+///  9 . . . . O X O . O X
+///  8 . . . . O O . X . O
+///  7 . . . . . . X O . X
+///  6 . . . . . O X X X .
+///  5 . . . . . . O O . .
+/// ```
+#[test]
+fn no_win_claimed_past_an_unseen_defence() {
+    let board = game(15, "h8h7j7g9f10e9f9f8g7i9h10i10j9j8i6h5i12e8g6g5h6f6");
+    let (_, best) = think_freestyle(&board, 200_000);
+    assert!(!best.contains("+W"), "no win: {best}");
+}
