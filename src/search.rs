@@ -216,6 +216,18 @@ impl<'a> Worker<'a> {
         pos.indices().filter(|&i| pos.is_empty(i)).map(|i| (0, i)).collect()
     }
 
+    /// Appends the best `MAX_QUIET_MOVES` moves near stones that are not in `moves` (nor `skip`): the
+    /// rest of the candidates after the answers to a VCF threat.
+    fn add_other_moves(&self, moves: &mut Vec<usize>, tt_move: Option<usize>, skip: Option<usize>) {
+        let rest: Vec<usize> = self
+            .best_first(self.near_moves(tt_move))
+            .into_iter()
+            .filter(|&i| !moves.contains(&i) && Some(i) != skip)
+            .take(MAX_QUIET_MOVES)
+            .collect();
+        moves.extend(rest);
+    }
+
     /// The moves sorted best first, without renju black's fouls.
     fn best_first(&self, mut moves: Vec<(i32, usize)>) -> Vec<usize> {
         moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -427,10 +439,7 @@ impl<'a> Worker<'a> {
                     // two of ours that the blocks of its fours turn into a four); missing one made the
                     // search claim wins that were not there.
                     narrowed = false;
-                    let rest = self.best_first(self.near_moves(tt_move));
-                    let more: Vec<usize> =
-                        rest.into_iter().filter(|i| !moves.contains(i) && Some(*i) != staged).collect();
-                    moves.extend(more.into_iter().take(MAX_QUIET_MOVES));
+                    self.add_other_moves(&mut moves, tt_move, staged);
                 }
             }
         }
@@ -814,9 +823,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after
                     // the answers to the threat, the best of the rest.
-                    let rest: Vec<usize> =
-                        w.best_first(w.near_moves(None)).into_iter().filter(|i| !m.contains(i)).collect();
-                    m.extend(rest.into_iter().take(MAX_QUIET_MOVES));
+                    w.add_other_moves(&mut m, None, None);
                 }
                 m
             }
