@@ -75,9 +75,8 @@ pub struct Worker<'a> {
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
 /// the position (line shapes and classes of every empty cell, for the side to move and for the side
-/// that waits; see `EVAL_SHAPE_MOVER`): the weight-matrix sum it replaced lost 37 Elo (+-34) in 400
-/// self-play games at 100 ms a move. Pente keeps the weight-matrix sum with its capture terms, which
-/// the fit knows nothing of.
+/// that waits; see `EVAL_SHAPE_MOVER`). Pente keeps the weight-matrix sum with its capture terms,
+/// which the fit knows nothing of.
 pub fn evaluate(pos: &Position) -> i32 {
     if pos.capture_rule().is_none() {
         let v = pos.fitted_eval() / 10;
