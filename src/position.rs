@@ -96,17 +96,17 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
 ///
 /// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a
-/// position, `sigmoid(eval / 200)`, so our scale is Rapfi's) on 10578 quiet positions (no open-four
+/// position, `sigmoid(eval / 200)`, so our scale is Rapfi's) on 17369 quiet positions (no open-four
 /// point for the mover, no five point for the waiter) of freestyle games: ours against the ladder,
-/// half of them played with the previous fit. Shape and class terms are collinear (an open-four
+/// most of them played with the earlier fits. Shape and class terms are collinear (an open-four
 /// shape makes an open-four class), so single terms may look odd; their sums are what was fitted.
-const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -9, -5, 20, 72, 150, 785, 3099, 0, 0, 0, 0];
-const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 6, 7, -18, -63, -143, 409, 350, -328, -328, 0, 0];
-const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, -374, -560, -2403, 5502, 0, 0, 0, 0];
-const EVAL_CLASS_WAITER: [i32; Class::COUNT] = [0, 0, -685, -1242, -1018, -2911, -1662, 0, 0, 0];
+const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
+const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
+const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
+const EVAL_CLASS_WAITER: [i32; Class::COUNT] = [0, 0, -858, -1438, -1152, -3269, -1940, 0, 0, 0];
 /// The fit's constant term (tenths), the mover's view: with the empty-cell counts above it sets the
 /// value of the move itself.
-pub const EVAL_BIAS: i64 = 1208;
+pub const EVAL_BIAS: i64 = -401;
 /// Indices of the two roles in `eval_sum`.
 pub const MOVER: usize = 0;
 pub const WAITER: usize = 1;
