@@ -8,10 +8,10 @@
 //! the sum of the cell weights, which cells are near stones (move candidates), and a Zobrist hash.
 //!
 //! Invariants (checked by `debug_validate` in tests):
-//! - for every empty cell, `shapes`, `class` and `weight` equal what a fresh computation gives;
+//! - for every empty cell, `shapes`, `class` and `terms` equal what a fresh computation gives;
 //! - `class_count[c][k]` is the number of empty cells whose class for colour c is k;
-//! - `weight_sum[c]` is the sum of the empty cells' weights for c, and `eval_sum[c]` the sum of their
-//!   evaluation terms (as the side to move and as the side that waits);
+//! - `sums[c]` is the sum of the empty cells' `terms` for c (weight, evaluation terms as the side to
+//!   move and as the side that waits);
 //! - `hash` is the XOR of the keys of the stones on the board and of the side to move;
 //! - the mirrored [`Board`] holds the same stones (renju's forbidden test reads it).
 //!
@@ -107,9 +107,10 @@ const EVAL_CLASS_WAITER: [i32; Class::COUNT] = [0, 0, -858, -1438, -1152, -3269,
 /// The fit's constant term (tenths), the mover's view: with the empty-cell counts above it sets the
 /// value of the move itself.
 pub const EVAL_BIAS: i64 = -401;
-/// Indices of the two roles in `eval_sum`.
-pub const MOVER: usize = 0;
-pub const WAITER: usize = 1;
+/// Indices in a cell's `terms` (and in `sums`): the weight, and the evaluation terms by role.
+const WEIGHT: usize = 0;
+const MOVER: usize = 1;
+const WAITER: usize = 2;
 
 /// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
 #[derive(Clone, Debug)]
@@ -135,10 +136,8 @@ pub struct Position {
     terms: Vec<[[i32; 3]; 2]>,
     near: Vec<u8>,
     class_count: [[u32; Class::COUNT]; 2],
-    weight_sum: [i64; 2],
-    /// Per colour, the evaluation terms of its empty cells as the side to move and as the side that
-    /// waits (tenths; see `EVAL_SHAPE_MOVER`).
-    eval_sum: [[i64; 2]; 2],
+    /// Per colour, the sums of its empty cells' `terms`.
+    sums: [[i64; 3]; 2],
     hash: u64,
     history: Vec<usize>,
     /// What `play` overwrote, so `undo` restores instead of recomputing (the cells whose shapes
@@ -173,8 +172,7 @@ struct Frame {
     saved_len: usize,
     removed_len: usize,
     class_count: [[u32; Class::COUNT]; 2],
-    weight_sum: [i64; 2],
-    eval_sum: [[i64; 2]; 2],
+    sums: [[i64; 3]; 2],
     captured: [u32; 2],
 }
 
@@ -218,8 +216,7 @@ impl Position {
             terms: vec![[[0; 3]; 2]; n],
             near: vec![0; n],
             class_count: [[0; Class::COUNT]; 2],
-            weight_sum: [0; 2],
-            eval_sum: [[0; 2]; 2],
+            sums: [[0; 3]; 2],
             hash: 0,
             history: vec![],
             saved: vec![],
@@ -348,7 +345,7 @@ impl Position {
 
     #[inline]
     pub fn weight(&self, i: usize, c: Color) -> i32 {
-        self.terms[i][c.index()][0]
+        self.terms[i][c.index()][WEIGHT]
     }
 
     #[inline]
@@ -358,7 +355,7 @@ impl Position {
 
     #[inline]
     pub fn weight_sum(&self, c: Color) -> i64 {
-        self.weight_sum[c.index()]
+        self.sums[c.index()][WEIGHT]
     }
 
     /// The fitted evaluation (tenths of a point) from the side to move's view: its cells' terms as the
@@ -366,7 +363,7 @@ impl Position {
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();
-        EVAL_BIAS + self.eval_sum[me][MOVER] + self.eval_sum[1 - me][WAITER]
+        EVAL_BIAS + self.sums[me][MOVER] + self.sums[1 - me][WAITER]
     }
 
     /// Whether a cell is near stones (within two steps): where moves are looked for.
@@ -422,8 +419,7 @@ impl Position {
             saved_len: self.saved.len(),
             removed_len: self.removed.len(),
             class_count: self.class_count,
-            weight_sum: self.weight_sum,
-            eval_sum: self.eval_sum,
+            sums: self.sums,
             captured: self.captured,
         });
         // The cell's own shapes stay as they were while it holds a stone (only empty cells are
@@ -515,8 +511,7 @@ impl Position {
             self.terms[j] = s.terms;
         }
         self.class_count = frame.class_count;
-        self.weight_sum = frame.weight_sum;
-        self.eval_sum = frame.eval_sum;
+        self.sums = frame.sums;
     }
 
     /// The capture rule, under Pente.
@@ -585,10 +580,9 @@ impl Position {
     fn forget_cell(&mut self, i: usize) {
         for c in 0..2 {
             self.class_count[c][self.class[i][c] as usize] -= 1;
-            let [w, m, t] = self.terms[i][c];
-            self.weight_sum[c] -= w as i64;
-            self.eval_sum[c][MOVER] -= m as i64;
-            self.eval_sum[c][WAITER] -= t as i64;
+            for (sum, t) in self.sums[c].iter_mut().zip(self.terms[i][c]) {
+                *sum -= t as i64;
+            }
         }
     }
 
@@ -670,9 +664,9 @@ impl Position {
             self.class[i][c] = class;
             self.terms[i][c] = terms;
             self.class_count[c][class as usize] += 1;
-            self.weight_sum[c] += terms[0] as i64;
-            self.eval_sum[c][MOVER] += terms[1] as i64;
-            self.eval_sum[c][WAITER] += terms[2] as i64;
+            for (sum, t) in self.sums[c].iter_mut().zip(terms) {
+                *sum += t as i64;
+            }
         }
     }
 }
@@ -686,24 +680,19 @@ fn combo_index(s: [Shape; 4]) -> usize {
 
 /// Per shape, then per class: (weight, mover's term, waiting side's term), so a cell's three values
 /// come from five lookups.
-const SHAPE_TERMS: [[i32; 3]; Shape::COUNT] = {
-    let mut t = [[0; 3]; Shape::COUNT];
+const SHAPE_TERMS: [[i32; 3]; Shape::COUNT] = zip_terms(SHAPE_WEIGHT, EVAL_SHAPE_MOVER, EVAL_SHAPE_WAITER);
+const CLASS_TERMS: [[i32; 3]; Class::COUNT] = zip_terms(CLASS_BONUS, EVAL_CLASS_MOVER, EVAL_CLASS_WAITER);
+
+/// The weight, mover and waiter tables side by side, entry by entry.
+const fn zip_terms<const N: usize>(weight: [i32; N], mover: [i32; N], waiter: [i32; N]) -> [[i32; 3]; N] {
+    let mut t = [[0; 3]; N];
     let mut k = 0;
-    while k < Shape::COUNT {
-        t[k] = [SHAPE_WEIGHT[k], EVAL_SHAPE_MOVER[k], EVAL_SHAPE_WAITER[k]];
+    while k < N {
+        t[k] = [weight[k], mover[k], waiter[k]];
         k += 1;
     }
     t
-};
-const CLASS_TERMS: [[i32; 3]; Class::COUNT] = {
-    let mut t = [[0; 3]; Class::COUNT];
-    let mut k = 0;
-    while k < Class::COUNT {
-        t[k] = [CLASS_BONUS[k], EVAL_CLASS_MOVER[k], EVAL_CLASS_WAITER[k]];
-        k += 1;
-    }
-    t
-};
+}
 
 /// A cell's weight and evaluation terms from its four shapes and their class (a renju foul is
 /// worth nothing: black cannot play there).
@@ -829,10 +818,7 @@ impl Position {
                 return Err(format!("cell {} stale", self.pos_of(i)));
             }
         }
-        if self.class_count != fresh.class_count
-            || self.weight_sum != fresh.weight_sum
-            || self.eval_sum != fresh.eval_sum
-        {
+        if self.class_count != fresh.class_count || self.sums != fresh.sums {
             return Err("counts differ".into());
         }
         if self.captured != fresh.captured {
