@@ -358,15 +358,17 @@ impl<'a> Worker<'a> {
             && self.pos.count(opp, Class::Flex4) > 0
             && self.pos.patterns().rules.variant != Variant::Renju;
         if (depth <= 0 && !threatened) || ply >= MAX_PLY {
-            // Quiescence: a side with fours checks for a short VCF before the static evaluation.
+            // Quiescence: a side with fours checks for a short VCF before the static evaluation,
+            // unless the evaluation fails high already (a win would only fail higher).
+            let eval = evaluate(&self.pos);
             let fours = self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3);
-            if fours > 0 && ply < MAX_PLY && !pente {
+            if fours > 0 && eval < beta && ply < MAX_PLY && !pente {
                 let mut budget = LEAF_VCF_NODES;
                 if self.leaf_vcf(LEAF_VCF_FOURS, &mut budget) {
                     return WIN - p - 2 * LEAF_VCF_FOURS as i32 - 1;
                 }
             }
-            return evaluate(&self.pos);
+            return eval;
         }
         // Step 2. The table.
         let key = self.pos.hash();
