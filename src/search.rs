@@ -603,10 +603,10 @@ impl<'a> Worker<'a> {
         let mut alpha = -INF;
         let beta = INF;
         let mut best = -INF;
-        let quiet = self.pos.count(self.pos.side().opp(), Class::Flex4) == 0;
+        let me = self.pos.side();
+        let quiet = self.pos.count(me.opp(), Class::Flex4) == 0;
         for n in 0..moves.len() {
             let m = moves[n];
-            let me = self.pos.side();
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them.
             let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
