@@ -411,6 +411,37 @@ impl Position {
         }
     }
 
+    /// The class `c` would have on the empty cell `t` if a stone of `stone` stood on the empty cell
+    /// `j` as well, without playing it: only the line of `t` through `j` (if `j` is within the
+    /// window) changes, so one key digit and one table lookup tell. Exact without captures (a
+    /// capture would take stones off other lines too).
+    pub fn class_with_stone(&self, t: usize, c: Color, j: usize, stone: Color) -> Class {
+        debug_assert!(self.cells[t] == EMPTY && self.cells[j] == EMPTY && t != j);
+        debug_assert!(self.capture.is_none(), "captures change more than one line");
+        let half = self.pats.half as isize;
+        let ci = c.index();
+        let offset = j as isize - t as isize;
+        for d in 0..4 {
+            let step = self.dirs[d];
+            // Cell t + o * step sits at offset o in t's key for line d.
+            if offset % step != 0 {
+                continue;
+            }
+            let o = offset / step;
+            if o == 0 || o.abs() > half {
+                continue;
+            }
+            let pats = &self.pats;
+            let delta = pats.digit(ci, stone.index() as u8) as i64 - pats.digit(ci, EMPTY) as i64;
+            let w = self.digit_weight[(o + half) as usize] as i64;
+            let key = (self.keys[t][ci][d] as i64 + delta * w) as usize;
+            let mut shapes = self.shapes[t][ci];
+            shapes[d] = pats.shape(ci, key);
+            return self.combo[ci][combo_index(shapes)];
+        }
+        self.class[t][ci]
+    }
+
     /// Plays a stone of the side to move on the empty cell `i`.
     pub fn play(&mut self, i: usize) {
         debug_assert!(self.cells[i] == EMPTY, "play on a non-empty cell");
@@ -873,6 +904,46 @@ mod tests {
             for _ in 0..5 {
                 started.undo();
                 started.debug_validate().unwrap_or_else(|e| panic!("rule {mask}, started: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_stone_looked_at_matches_a_stone_played() {
+        // Freestyle, exact five, renju (both colours' fouls), caro: every empty cell's class with a
+        // stone of either colour on any empty cell near it, against playing that stone.
+        for mask in [0, 1, 4, 8] {
+            let mut pos = Position::new(&Board::new(15, 15).unwrap(), pats(mask));
+            let mut seed = 777u64 + mask as u64;
+            while pos.ply() < 30 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let i = pos.index(Pos::new((seed >> 33) as usize % 7 + 4, (seed >> 45) as usize % 7 + 4));
+                if pos.is_empty(i) {
+                    pos.play(i);
+                }
+            }
+            let empty: Vec<usize> = pos.indices().filter(|&i| pos.is_empty(i) && pos.is_near(i)).collect();
+            for &j in &empty {
+                for stone in [Color::Black, Color::White] {
+                    let mut after = pos.clone();
+                    // The stone of `stone` on j: a pass first when it is not that colour's turn.
+                    if after.side() != stone {
+                        after.pass();
+                    }
+                    after.play(j);
+                    for &t in empty.iter().filter(|&&t| t != j) {
+                        for c in [Color::Black, Color::White] {
+                            assert_eq!(
+                                pos.class_with_stone(t, c, j, stone),
+                                after.class(t, c),
+                                "rule {mask}: {:?} on {} for {c:?} with {stone:?} on {}",
+                                after.class(t, c),
+                                pos.pos_of(t).notation(),
+                                pos.pos_of(j).notation()
+                            );
+                        }
+                    }
+                }
             }
         }
     }
