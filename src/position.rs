@@ -135,6 +135,8 @@ pub struct Position {
     /// the waiting side ([`cell_terms`]).
     terms: Vec<[[i32; 3]; 2]>,
     near: Vec<u8>,
+    /// The indices of the board's cells, row by row (scanned often: one slice beats nested ranges).
+    board_cells: Arc<[u32]>,
     class_count: [[u32; Class::COUNT]; 2],
     /// Per colour, the sums of its empty cells' `terms`.
     sums: [[i64; 3]; 2],
@@ -215,6 +217,9 @@ impl Position {
             class: vec![[Class::None; 2]; n],
             terms: vec![[[0; 3]; 2]; n],
             near: vec![0; n],
+            board_cells: (0..h)
+                .flat_map(|y| (0..w).map(move |x| ((y + pad) * stride + x + pad) as u32))
+                .collect(),
             class_count: [[0; Class::COUNT]; 2],
             sums: [[0; 3]; 2],
             hash: 0,
@@ -385,8 +390,7 @@ impl Position {
 
     /// Every index of the board, row by row.
     pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.height)
-            .flat_map(move |y| (0..self.width).map(move |x| (y + self.pad) * self.stride + x + self.pad))
+        self.board_cells.iter().map(|&i| i as usize)
     }
 
     /// Whether a move of `c` needs [`Position::legal_for`] at all (renju black, and Pente's opening).
