@@ -97,7 +97,7 @@ const EDGE: u8 = 3;
 /// The shape table of one colour.
 #[derive(Debug)]
 pub struct ShapeTable {
-    table: Vec<u8>,
+    table: Vec<Shape>,
 }
 
 /// Both colours' tables and how to read windows for them.
@@ -134,7 +134,10 @@ impl Patterns {
         if entries > MAX_ENTRIES {
             return None;
         }
-        let build = |r: LineRule| ShapeTable { table: Builder::new(r, half, radix).build() };
+        // Stored as shapes, not bytes: the lookup sits in the innermost loop of every move.
+        let build = |r: LineRule| ShapeTable {
+            table: Builder::new(r, half, radix).build().into_iter().map(Shape::from_u8).collect(),
+        };
         let black = build(rb);
         let white = if rb == rw { ShapeTable { table: black.table.clone() } } else { build(rw) };
         Some(Patterns { half, radix, tables: [black, white], rules: *rules })
@@ -143,7 +146,7 @@ impl Patterns {
     /// The shape for colour `c` (0 black, 1 white) of a window key.
     #[inline]
     pub fn shape(&self, c: usize, key: usize) -> Shape {
-        Shape::from_u8(self.tables[c].table[key])
+        self.tables[c].table[key]
     }
 
     /// The digit of a cell for the window key: `cell` is 0 black, 1 white, 2 empty, 3 edge.
