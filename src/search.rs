@@ -161,13 +161,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The moves to consider at this node, best first, or an immediate result.
-    /// `narrowed` is set when only the answers to the opponent's VCF threat were chosen.
+    /// The moves to consider at this node, best first (the first `limit` of them), or an immediate
+    /// result. `narrowed` is set when only the answers to the opponent's VCF threat were chosen;
+    /// `vcf_check` says whether to look for that threat at all.
     fn generate(
         &mut self,
         tt_move: Option<usize>,
         narrowed: &mut bool,
         limit: usize,
+        vcf_check: bool,
     ) -> Result<Vec<usize>, i32> {
         let pos = &self.pos;
         let me = pos.side();
@@ -200,7 +202,7 @@ impl<'a> Worker<'a> {
                 return Err(-(WIN - self.pos.ply() as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
-        } else if let Some(line) = if pente { None } else { self.opponent_vcf() } {
+        } else if let Some(line) = if pente || !vcf_check { None } else { self.opponent_vcf() } {
             // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
             // or a three of ours (a counter-threat: the blocks of the opponent's fours may then make
             // fours of ours, which breaks the line; missing these threw away won games).
@@ -427,7 +429,10 @@ impl<'a> Worker<'a> {
         if !cut {
             let mut narrowed = false;
             let limit = if quiet { MAX_QUIET_MOVES } else { usize::MAX };
-            let mut moves = match self.generate(tt_move, &mut narrowed, limit) {
+            // Just above the leaves the opponent's VCF threat is not looked for: the check cost a
+            // quarter of the nodes, and the leaf's own small VCF (the opponent moves there) catches
+            // the short ones. Self-play, 100 ms, 400 games: 223.5-176.5 (+41 +- 34 Elo).
+            let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -873,7 +878,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut root_moves = {
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
         let mut narrowed = false;
-        match w.generate(None, &mut narrowed, usize::MAX) {
+        match w.generate(None, &mut narrowed, usize::MAX, true) {
             Ok(mut m) if !m.is_empty() => {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after
