@@ -253,7 +253,7 @@ impl<'a> Worker<'a> {
         moves.extend(rest);
     }
 
-    /// The moves sorted best first, without renju black's fouls.
+    /// The first `limit` moves sorted best first, without renju black's fouls.
     fn best_first(&self, mut moves: Vec<(i32, usize)>, limit: usize) -> Vec<usize> {
         let me = self.pos.side();
         let restricted = self.pos.restricted(me);
@@ -266,7 +266,12 @@ impl<'a> Worker<'a> {
             moves.truncate(limit);
         }
         moves.sort_by(order);
-        moves.into_iter().map(|(_, i)| i).filter(|&i| !restricted || self.pos.legal_for(i, me)).collect()
+        moves
+            .into_iter()
+            .map(|(_, i)| i)
+            .filter(|&i| !restricted || self.pos.legal_for(i, me))
+            .take(limit)
+            .collect()
     }
 
     /// The opponent's VCF if it could move now (a null move), as the cells of its line.
@@ -444,7 +449,6 @@ impl<'a> Worker<'a> {
                 return -(WIN - p - 2);
             }
             let forced = moves.len() == 1;
-            moves.truncate(limit);
             let first = if let Some(m) = staged {
                 // The table's move was searched already (it heads the list).
                 moves.retain(|&x| x != m);
