@@ -597,6 +597,17 @@ impl Position {
     }
 
     /// The last move's index.
+    /// The cells of the moves played, in order (captured stones stay in it).
+    pub fn history(&self) -> &[usize] {
+        &self.history
+    }
+
+    /// The Chebyshev distance between two cells (rows and columns apart, the larger).
+    pub fn distance(&self, i: usize, j: usize) -> usize {
+        let (a, b) = (self.pos_of(i), self.pos_of(j));
+        a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) as usize
+    }
+
     pub fn last(&self) -> Option<usize> {
         self.history.last().copied()
     }

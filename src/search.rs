@@ -24,6 +24,7 @@ use std::time::Instant;
 use crate::board::{Board, Color, Pos};
 use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Patterns;
+use crate::policy;
 use crate::position::{Class, Position};
 use crate::rules::{Rules, Variant};
 use crate::threat::{
@@ -303,10 +304,12 @@ impl<'a> Worker<'a> {
             return i32::MAX;
         }
         let me = self.pos.side();
-        let own = self.pos.weight(i, me);
-        let theirs = self.pos.weight(i, me.opp());
-        let mut v = own + theirs * 4 / 5 + self.history[i][me.index()] / 64;
-        if self.pos.capture_rule().is_some() {
+        let mut v = self.history[i][me.index()] / 64;
+        if self.pos.capture_rule().is_none() {
+            v += policy::score(&self.pos, i);
+        } else {
+            // Pente: the weight matrix, whose terms know of captures.
+            v += self.pos.weight(i, me) + self.pos.weight(i, me.opp()) * 4 / 5;
             // Taking stones, and standing where the opponent would take ours.
             v += 150 * self.pos.captures_at(i, me) as i32 + 120 * self.pos.captures_at(i, me.opp()) as i32;
         }

@@ -1,0 +1,155 @@
+//! The move-ordering prior: a score for each candidate cell saying how likely a strong player is to
+//! play there, from what a stone there makes for the side to move and for its opponent, and how far
+//! the cell is from the last two moves.
+//!
+//! It orders the moves the search tries (with the table's move and the history heuristic on top), so a
+//! better prior means earlier cut-offs and safer late-move reductions. Only the order matters: the
+//! scores are logits (hundredths) of a conditional logit model, fitted by maximum likelihood to the
+//! moves Rapfi (classical weights) and PentaZen chose in 10868 quiet positions of their games against
+//! Quincunx (300 ms a move, freestyle, 15x15; no open-four or five point on the board). On a held-out
+//! fifth of them the played move was the first choice 28.8% of the time and among the first 14 (a
+//! quiet node's limit) 92.1%; the weight matrix it replaced scored 24.4% and 88.0%.
+//!
+//! Per side (the mover, then the opponent): each line's shape, the cell's class, and the pair of its
+//! two strongest line shapes (a four with a three is worth more than the sum of its parts). Classes
+//! the fit never saw on a quiet board (open four, five) get large hand-set values so that threats
+//! still come first at the nodes that answer them. Pente keeps the weight matrix: its captures are
+//! outside this model.
+
+use crate::pattern::Shape;
+use crate::position::{Class, Position};
+
+/// Per role (0: the side to move, 1: its opponent), per line shape, summed over the four lines.
+const SHAPE: [[i32; Shape::COUNT]; 2] =
+    [[-108, -69, -60, -52, 76, 15, 106, 128, 0, 0, 0, 0], [-33, -20, -32, -22, 38, 27, 70, 91, 0, 0, 0, 0]];
+
+/// Per role, per class of the cell.
+const CLASS: [[i32; Class::COUNT]; 2] =
+    [[-48, -75, 20, 129, 18, 290, 1000, 3000, 0, 0], [-111, -62, 41, 98, 57, 137, 500, 2000, 0, 0]];
+
+/// Per role (0: the last move, 1: the one before), by Chebyshev distance 1, 2, .. 5, 6 or more.
+const DISTANCE: [[i32; 6]; 2] = [[79, 38, 20, 2, -39, -79], [39, 17, -4, -11, -42, -33]];
+
+/// Per role, the strongest line shape (row) with the second strongest (column; never stronger).
+#[rustfmt::skip]
+const PAIR: [[i32; Shape::COUNT * Shape::COUNT]; 2] = [
+    [
+         -48,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+         -15,  -56,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           8,  -36,   -4,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           3,    2,  -45,  -66,    0,    0,    0,    0,    0,    0,    0,    0,
+         -34,  -51,  -45,  -99,  -83,    0,    0,    0,    0,    0,    0,    0,
+          54,    1,   11,  -28,   13,   93,    0,    0,    0,    0,    0,    0,
+         -15,  -66,   -6,  -13,   18,   85,  129,    0,    0,    0,    0,    0,
+         -24,  -76,  -19,  -30,   13,   99,  290,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    ],
+    [
+        -111,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+         -93,  -20,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+          -4,    1,    9,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+         -30,  -16,   11,  -65,    0,    0,    0,    0,    0,    0,    0,    0,
+         -44,  -36,  -27, -100, -103,    0,    0,    0,    0,    0,    0,    0,
+           5,  -23,   21,  -26,  -30,   23,    0,    0,    0,    0,    0,    0,
+           3,  -45,   42,    6,   40,   80,   98,    0,    0,    0,    0,    0,
+           5,  -31,   37,   -3,   60,   86,  137,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    ],
+];
+
+/// The prior of a stone of the side to move on the empty cell `i` (higher: try it earlier).
+pub fn score(pos: &Position, i: usize) -> i32 {
+    let me = pos.side();
+    let mut v = 0;
+    for (role, c) in [me, me.opp()].into_iter().enumerate() {
+        let (mut first, mut second) = (0, 0);
+        for d in 0..4 {
+            let s = pos.shape(i, c, d) as usize;
+            v += SHAPE[role][s];
+            if s > first {
+                second = first;
+                first = s;
+            } else if s > second {
+                second = s;
+            }
+        }
+        v += CLASS[role][pos.class(i, c) as usize] + PAIR[role][first * Shape::COUNT + second];
+    }
+    let recent = pos.history();
+    for (role, back) in [1, 2].into_iter().enumerate() {
+        if let Some(&j) = recent.len().checked_sub(back).and_then(|k| recent.get(k)) {
+            let d = pos.distance(i, j).clamp(1, 6);
+            v += DISTANCE[role][d - 1];
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Pos};
+    use crate::pattern::Patterns;
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    fn position(diagram: &str) -> Position {
+        let pats = Arc::new(Patterns::new(&Rules::from_mask(0, 5).0).expect("freestyle patterns"));
+        Position::new(&Board::from_diagram(diagram).expect("diagram"), pats)
+    }
+
+    fn best(pos: &Position) -> Pos {
+        let i = pos.indices().filter(|&i| pos.is_empty(i) && pos.is_near(i)).max_by_key(|&i| score(pos, i));
+        pos.pos_of(i.expect("a candidate"))
+    }
+
+    #[test]
+    fn black_makes_its_four_three_first() {
+        // Black to move: (2, 2) makes a four on row 2 (closed by white's stone) and an open three on
+        // column 2; (1, 2) makes the same four without the three.
+        let pos = position(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . x x x o . . . .
+            . . x . . . . . . . .
+            . . x . . . . o . . .
+            . . . . . . o . o . .
+            . . . . . o . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            ",
+        );
+        assert_eq!(best(&pos), Pos::new(2, 2));
+    }
+
+    #[test]
+    fn white_blocks_the_open_four_point() {
+        // White to move against black's open three on row 5: the ends (c5, g5) are its four points.
+        let pos = position(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . o . . .
+            . . . x x x . . . . .
+            . . . . . . . o . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            ",
+        );
+        let b = best(&pos);
+        assert!(b == Pos::new(2, 5) || b == Pos::new(6, 5), "{}", b.notation());
+    }
+}
