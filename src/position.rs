@@ -596,7 +596,6 @@ impl Position {
             .collect()
     }
 
-    /// The last move's index.
     /// The cells of the moves played, in order (captured stones stay in it).
     pub fn history(&self) -> &[usize] {
         &self.history
@@ -608,6 +607,7 @@ impl Position {
         a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) as usize
     }
 
+    /// The last move's index.
     pub fn last(&self) -> Option<usize> {
         self.history.last().copied()
     }

@@ -61,7 +61,8 @@ const VCF_MEMO_SIZE: usize = 1 << 16;
 /// Mixed into the memo key: the leaf check and the null-move threat check have different budgets.
 const MEMO_LEAF: u64 = 0x2545_f491_4f6c_dd1d;
 const MEMO_THREAT: u64 = 0x9e6c_63d0_676a_9a99;
-/// The other moves tried when every answer to an opponent's VCF threat lost (the best by the prior).
+/// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves tried when
+/// every answer to an opponent's VCF threat lost.
 const MAX_QUIET_MOVES: usize = 14;
 /// Root moves from this one on (by the last iteration's order) are reduced when quiet: the root
 /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
@@ -298,6 +299,14 @@ impl<'a> Worker<'a> {
         found.then_some(line)
     }
 
+    /// Whether moves are ordered by the fitted prior (`policy`): everywhere but Pente, whose captures
+    /// the fit never saw and which keeps the weight matrix. The move counts and reductions that pay
+    /// with the prior's order never paid with the weight matrix's, so they follow this too.
+    #[inline]
+    fn prior_ordered(&self) -> bool {
+        self.pos.capture_rule().is_none()
+    }
+
     #[inline]
     fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
@@ -305,7 +314,7 @@ impl<'a> Worker<'a> {
         }
         let me = self.pos.side();
         let mut v = self.history[i][me.index()] / 64;
-        if self.pos.capture_rule().is_none() {
+        if self.prior_ordered() {
             v += policy::score(&self.pos, i);
         } else {
             // Pente: the weight matrix, whose terms know of captures.
@@ -439,11 +448,10 @@ impl<'a> Worker<'a> {
         }
         if !cut {
             let mut narrowed = false;
-            // (Pente's order is the weight matrix's, under which fewer moves near the horizon never paid.)
-            let limit = match (quiet, pente) {
+            let limit = match (quiet, self.prior_ordered()) {
                 (false, _) => usize::MAX,
-                (true, true) => MAX_QUIET_MOVES,
-                (true, false) => quiet_moves(depth),
+                (true, true) => quiet_moves(depth),
+                (true, false) => MAX_QUIET_MOVES,
             };
             // Just above the leaves the opponent's VCF threat is not looked for: the check cost a
             // quarter of the nodes, and the leaf's own small VCF (the opponent moves there) catches
@@ -534,10 +542,10 @@ impl<'a> Worker<'a> {
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1)
         } else {
-            // Late quiet moves are searched shallower first, from the third on: with the prior's order
-            // that scored 209.5-190.5 and 213-187 in self-play (100 ms) against from the fourth on.
-            // Pente, ordered by the weight matrix, keeps the fourth.
-            let from = if self.pos.capture_rule().is_some() { 3 } else { 2 };
+            // Late quiet moves are searched shallower first, from the third on in the prior's order
+            // (209.5-190.5 and 213-187 in self-play at 100 ms against from the fourth on), from the
+            // fourth in the weight matrix's.
+            let from = if self.prior_ordered() { 2 } else { 3 };
             let reduce = if quiet && !threat && depth >= 2 && n >= from { reduction(depth, n) } else { 0 };
             let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
             if v > alpha && reduce > 0 {
