@@ -785,6 +785,7 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
         return [0; 3];
     }
     let mut t = CLASS_TERMS[class as usize];
+    // The two strongest shapes for the pair term (`Shape` is ordered by strength).
     let (mut first, mut second) = (0, 0);
     for x in s {
         let u = SHAPE_TERMS[x as usize];
