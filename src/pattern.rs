@@ -58,6 +58,23 @@ impl Shape {
         [None, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five, Overline][v as usize]
     }
 
+    /// The index (strongest * COUNT + second strongest) of a cell's two strongest line shapes, for
+    /// the tables that weigh two lines through one cell together (the enum is ordered by strength).
+    #[inline]
+    pub fn pair_index(shapes: [Shape; 4]) -> usize {
+        let (mut first, mut second) = (0, 0);
+        for x in shapes {
+            let x = x as usize;
+            if x > first {
+                second = first;
+                first = x;
+            } else if x > second {
+                second = x;
+            }
+        }
+        first * Shape::COUNT + second
+    }
+
     /// A four of either kind (one more stone wins).
     #[inline]
     pub fn is_four(self) -> bool {

@@ -68,18 +68,11 @@ pub fn score(pos: &Position, i: usize) -> i32 {
     let me = pos.side();
     let mut v = 0;
     for (role, c) in [me, me.opp()].into_iter().enumerate() {
-        let (mut first, mut second) = (0, 0);
-        for d in 0..4 {
-            let s = pos.shape(i, c, d) as usize;
-            v += SHAPE[role][s];
-            if s > first {
-                second = first;
-                first = s;
-            } else if s > second {
-                second = s;
-            }
+        let shapes = pos.shapes(i, c);
+        for s in shapes {
+            v += SHAPE[role][s as usize];
         }
-        v += CLASS[role][pos.class(i, c) as usize] + PAIR[role][first * Shape::COUNT + second];
+        v += CLASS[role][pos.class(i, c) as usize] + PAIR[role][Shape::pair_index(shapes)];
     }
     let recent = pos.history();
     for (role, back) in [1, 2].into_iter().enumerate() {

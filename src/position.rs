@@ -385,6 +385,12 @@ impl Position {
         self.shapes[i][c.index()][dir]
     }
 
+    /// The four line shapes of cell `i` for `c`, by direction.
+    #[inline]
+    pub fn shapes(&self, i: usize, c: Color) -> [Shape; 4] {
+        self.shapes[i][c.index()]
+    }
+
     #[inline]
     pub fn weight(&self, i: usize, c: Color) -> i32 {
         self.terms[i][c.index()][WEIGHT]
@@ -785,22 +791,13 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
         return [0; 3];
     }
     let mut t = CLASS_TERMS[class as usize];
-    // The two strongest shapes for the pair term (`Shape` is ordered by strength).
-    let (mut first, mut second) = (0, 0);
     for x in s {
         let u = SHAPE_TERMS[x as usize];
         t[0] += u[0];
         t[1] += u[1];
         t[2] += u[2];
-        let x = x as usize;
-        if x > first {
-            second = first;
-            first = x;
-        } else if x > second {
-            second = x;
-        }
     }
-    let pair = first * Shape::COUNT + second;
+    let pair = Shape::pair_index(s);
     t[1] += EVAL_PAIR_MOVER[pair];
     t[2] += EVAL_PAIR_WAITER[pair];
     t
