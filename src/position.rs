@@ -23,7 +23,7 @@
 //! `Forbidden`; cells with two or more threes may be fouls or not (recursive rule) and are class
 //! `MaybeForbidden`, which [`Position::legal_for`] resolves with the full test on demand.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::pattern::{Patterns, Shape};
@@ -163,9 +163,10 @@ pub struct Position {
     keys: Vec<[[u32; 4]; 2]>,
     /// `radix^digit` of the digit that offset `o` (−L..=L, not 0) occupies in a key.
     digit_weight: Vec<u32>,
-    /// The class of every combination of four shapes, per colour (a byte each, so the table stays in
-    /// cache; the weight is summed from the shapes).
-    combo: Arc<[Vec<Class>; 2]>,
+    /// The class and terms of every combination of four shapes, per colour: one lookup settles a
+    /// cell (summing the terms per cell, with the branches that find its two strongest lines, cost
+    /// more than the larger table, which still fits the second-level cache).
+    combo: [&'static [ComboEntry]; 2],
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
     /// Per cell and colour: the weight (move ordering), and the evaluation terms as the mover and as
@@ -194,6 +195,13 @@ pub struct Position {
     renju: bool,
     /// Pente's opening rule restricts both colours' early moves.
     pente: bool,
+}
+
+/// What four line shapes make together for one colour: the class and the cell's terms.
+#[derive(Clone, Copy, Debug)]
+struct ComboEntry {
+    terms: [i32; 3],
+    class: Class,
 }
 
 /// An empty cell's derived values before a move changed them.
@@ -249,7 +257,7 @@ impl Position {
             dirs: [1, stride as isize, stride as isize + 1, 1 - stride as isize],
             keys: vec![[[0; 4]; 2]; n],
             digit_weight: vec![],
-            combo: combo_tables(&pats),
+            combo: combo_tables(pats.rules.variant == Variant::Renju),
             shapes: vec![[[Shape::None; 4]; 2]; n],
             class: vec![[Class::None; 2]; n],
             terms: vec![[[0; 3]; 2]; n],
@@ -484,7 +492,7 @@ impl Position {
             let key = (self.keys[t][ci][d] as i64 + delta * w) as usize;
             let mut shapes = self.shapes[t][ci];
             shapes[d] = pats.shape(ci, key);
-            return self.combo[ci][combo_index(shapes)];
+            return self.combo[ci][combo_index(shapes)].class;
         }
         self.class[t][ci]
     }
@@ -667,11 +675,16 @@ impl Position {
 
     /// Removes a cell's contribution to the counts and sums (before it is overwritten).
     fn forget_cell(&mut self, i: usize) {
-        for c in 0..2 {
-            self.class_count[c][self.class[i][c] as usize] -= 1;
-            for (sum, t) in self.sums[c].iter_mut().zip(self.terms[i][c]) {
-                *sum -= t as i64;
-            }
+        self.forget_colour(i, 0);
+        self.forget_colour(i, 1);
+    }
+
+    /// The same for one colour's values of the cell.
+    #[inline]
+    fn forget_colour(&mut self, i: usize, c: usize) {
+        self.class_count[c][self.class[i][c] as usize] -= 1;
+        for (sum, t) in self.sums[c].iter_mut().zip(self.terms[i][c]) {
+            *sum -= t as i64;
         }
     }
 
@@ -713,8 +726,9 @@ impl Position {
                 if self.cells[j] == EMPTY {
                     let black = self.pats.shape(0, self.keys[j][0][d] as usize);
                     let white = self.pats.shape(1, self.keys[j][1][d] as usize);
+                    let changed = [black != self.shapes[j][0][d], white != self.shapes[j][1][d]];
                     // Most cells a few steps away keep their shape: nothing else to redo then.
-                    if black == self.shapes[j][0][d] && white == self.shapes[j][1][d] {
+                    if !changed[0] && !changed[1] {
                         continue;
                     }
                     self.saved.push(SavedCell {
@@ -723,10 +737,16 @@ impl Position {
                         class: self.class[j],
                         terms: self.terms[j],
                     });
-                    self.forget_cell(j);
-                    self.shapes[j][0][d] = black;
-                    self.shapes[j][1][d] = white;
-                    self.settle_cell(j);
+                    // A colour's class and terms follow from its own shapes only: the colour whose
+                    // line did not change keeps them (often one side's: a stone blocks the other's
+                    // line far beyond the reach of its own).
+                    for (c, shape) in [black, white].into_iter().enumerate() {
+                        if changed[c] {
+                            self.forget_colour(j, c);
+                            self.shapes[j][c][d] = shape;
+                            self.settle_colour(j, c);
+                        }
+                    }
                 }
             }
         }
@@ -746,16 +766,19 @@ impl Position {
     /// From the shapes: class and weight of an empty cell, added to the counts and sums. The cell's
     /// previous contribution must have been removed already (it is re-added here).
     fn settle_cell(&mut self, i: usize) {
-        for c in 0..2 {
-            let s = self.shapes[i][c];
-            let class = self.combo[c][combo_index(s)];
-            let terms = cell_terms(s, class);
-            self.class[i][c] = class;
-            self.terms[i][c] = terms;
-            self.class_count[c][class as usize] += 1;
-            for (sum, t) in self.sums[c].iter_mut().zip(terms) {
-                *sum += t as i64;
-            }
+        self.settle_colour(i, 0);
+        self.settle_colour(i, 1);
+    }
+
+    /// The same for one colour's values of the cell.
+    #[inline]
+    fn settle_colour(&mut self, i: usize, c: usize) {
+        let ComboEntry { terms, class } = self.combo[c][combo_index(self.shapes[i][c])];
+        self.class[i][c] = class;
+        self.terms[i][c] = terms;
+        self.class_count[c][class as usize] += 1;
+        for (sum, t) in self.sums[c].iter_mut().zip(terms) {
+            *sum += t as i64;
         }
     }
 }
@@ -803,26 +826,29 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
     t
 }
 
-/// The class of every combination of four shapes, for black and for white.
-fn combo_tables(pats: &Patterns) -> Arc<[Vec<Class>; 2]> {
-    let renju = pats.rules.variant == Variant::Renju;
-    let n = Shape::COUNT.pow(4);
-    let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
-    let table = |black: bool| {
-        let mut t = vec![Class::None; n];
-        for &a in &all {
-            for &b in &all {
-                for &c in &all {
-                    for &d in &all {
-                        let s = [a, b, c, d];
-                        t[combo_index(s)] = combine(s, black && renju);
+/// The class and terms of every combination of four shapes, for black and for white. Two tables
+/// serve every rule (renju black's fouls, and everything else), built once for the process.
+fn combo_tables(renju: bool) -> [&'static [ComboEntry]; 2] {
+    static TABLES: [OnceLock<Vec<ComboEntry>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let table = |fouls: bool| -> &'static [ComboEntry] {
+        TABLES[usize::from(fouls)].get_or_init(|| {
+            let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
+            let mut t = vec![ComboEntry { terms: [0; 3], class: Class::None }; Shape::COUNT.pow(4)];
+            for &a in &all {
+                for &b in &all {
+                    for &c in &all {
+                        for &d in &all {
+                            let s = [a, b, c, d];
+                            let class = combine(s, fouls);
+                            t[combo_index(s)] = ComboEntry { terms: cell_terms(s, class), class };
+                        }
                     }
                 }
             }
-        }
-        t
+            t
+        })
     };
-    Arc::new([table(true), table(false)])
+    [table(renju), table(false)]
 }
 
 /// The class of four line shapes (`renju_black`: black's fouls apply).
