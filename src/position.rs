@@ -694,21 +694,19 @@ impl Position {
         let half = self.pats.half as isize;
         let pats = &self.pats;
         let delta = [
-            pats.digit(0, new) as i64 - pats.digit(0, old) as i64,
-            pats.digit(1, new) as i64 - pats.digit(1, old) as i64,
+            pats.digit(0, new) as i32 - pats.digit(0, old) as i32,
+            pats.digit(1, new) as i32 - pats.digit(1, old) as i32,
         ];
         for d in 0..4 {
             let step = self.dirs[d];
-            for o in -half..=half {
-                if o == 0 {
-                    continue;
-                }
-                // Cell i sits at offset o of cell j.
-                let j = (i as isize - o * step) as usize;
-                let w = self.digit_weight[(o + half) as usize] as i64;
-                for (keys, dc) in self.keys[j].iter_mut().zip(delta) {
-                    keys[d] = (keys[d] as i64 + dc * w) as u32;
-                }
+            // Cell i sits at offset o = k - L of cell i - o * step. The middle (k = L) weighs 0, so
+            // cell i's own keys take a harmless zero instead of a branch. Keys wrap like u32 digits
+            // sums: the results are the same as in wider arithmetic.
+            let first = i as isize + half * step;
+            for (k, &w) in self.digit_weight.iter().enumerate() {
+                let keys = &mut self.keys[(first - k as isize * step) as usize];
+                keys[0][d] = keys[0][d].wrapping_add((delta[0] * w as i32) as u32);
+                keys[1][d] = keys[1][d].wrapping_add((delta[1] * w as i32) as u32);
             }
         }
     }
