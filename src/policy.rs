@@ -63,17 +63,20 @@ const PAIR: [[i32; Shape::COUNT * Shape::COUNT]; 2] = [
     ],
 ];
 
+/// What one colour's line shapes and class on a cell add to the prior: as the side to move (0) and
+/// as its opponent (1). `Position` keeps these per shape combination, so a candidate's score is two
+/// lookups and the distances.
+pub fn cell_prior(shapes: [Shape; 4], class: Class) -> [i32; 2] {
+    [0, 1].map(|role| {
+        let lines: i32 = shapes.iter().map(|&s| SHAPE[role][s as usize]).sum();
+        lines + CLASS[role][class as usize] + PAIR[role][Shape::pair_index(shapes)]
+    })
+}
+
 /// The prior of a stone of the side to move on the empty cell `i` (higher: try it earlier).
 pub fn score(pos: &Position, i: usize) -> i32 {
     let me = pos.side();
-    let mut v = 0;
-    for (role, c) in [me, me.opp()].into_iter().enumerate() {
-        let shapes = pos.shapes(i, c);
-        for s in shapes {
-            v += SHAPE[role][s as usize];
-        }
-        v += CLASS[role][pos.class(i, c) as usize] + PAIR[role][Shape::pair_index(shapes)];
-    }
+    let mut v = pos.prior_terms(i, me, 0) + pos.prior_terms(i, me.opp(), 1);
     let recent = pos.history();
     for (role, back) in [1, 2].into_iter().enumerate() {
         if let Some(&j) = recent.len().checked_sub(back).and_then(|k| recent.get(k)) {

@@ -27,6 +27,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::pattern::{Patterns, Shape};
+use crate::policy;
 use crate::rules::Variant;
 
 /// What a stone on a cell makes for one colour, all four lines together (best first).
@@ -175,6 +176,8 @@ pub struct Position {
     near: Vec<u8>,
     /// The indices of the board's cells, row by row (scanned often: one slice beats nested ranges).
     board_cells: Arc<[u32]>,
+    /// Column and row of every index (padding included), for distances without divisions.
+    xy: Arc<[[u8; 2]]>,
     class_count: [[u32; Class::COUNT]; 2],
     /// Per colour, the sums of its empty cells' `terms`.
     sums: [[i64; 3]; 2],
@@ -201,6 +204,9 @@ pub struct Position {
 #[derive(Clone, Copy, Debug)]
 struct ComboEntry {
     terms: [i32; 3],
+    /// The move prior's terms of these shapes (`policy::cell_prior`): as the side to move, as its
+    /// opponent.
+    prior: [i16; 2],
     class: Class,
 }
 
@@ -265,6 +271,7 @@ impl Position {
             board_cells: (0..h)
                 .flat_map(|y| (0..w).map(move |x| ((y + pad) * stride + x + pad) as u32))
                 .collect(),
+            xy: (0..n).map(|i| [(i % stride) as u8, (i / stride) as u8]).collect(),
             class_count: [[0; Class::COUNT]; 2],
             sums: [[0; 3]; 2],
             hash: 0,
@@ -397,6 +404,13 @@ impl Position {
     #[inline]
     pub fn shapes(&self, i: usize, c: Color) -> [Shape; 4] {
         self.shapes[i][c.index()]
+    }
+
+    /// The move prior's terms of the empty cell `i` for colour `c` (`policy::cell_prior`): `role` 0
+    /// when `c` is the side to move, 1 when it is its opponent.
+    #[inline]
+    pub fn prior_terms(&self, i: usize, c: Color, role: usize) -> i32 {
+        self.combo[c.index()][combo_index(self.shapes[i][c.index()])].prior[role] as i32
     }
 
     #[inline]
@@ -654,8 +668,8 @@ impl Position {
 
     /// The Chebyshev distance between two cells (rows and columns apart, the larger).
     pub fn distance(&self, i: usize, j: usize) -> usize {
-        let (a, b) = (self.pos_of(i), self.pos_of(j));
-        a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) as usize
+        let (a, b) = (self.xy[i], self.xy[j]);
+        a[0].abs_diff(b[0]).max(a[1].abs_diff(b[1])) as usize
     }
 
     /// The last move's index.
@@ -771,7 +785,7 @@ impl Position {
     /// The same for one colour's values of the cell.
     #[inline]
     fn settle_colour(&mut self, i: usize, c: usize) {
-        let ComboEntry { terms, class } = self.combo[c][combo_index(self.shapes[i][c])];
+        let ComboEntry { terms, class, .. } = self.combo[c][combo_index(self.shapes[i][c])];
         self.class[i][c] = class;
         self.terms[i][c] = terms;
         self.class_count[c][class as usize] += 1;
@@ -831,14 +845,16 @@ fn combo_tables(renju: bool) -> [&'static [ComboEntry]; 2] {
     let table = |fouls: bool| -> &'static [ComboEntry] {
         TABLES[usize::from(fouls)].get_or_init(|| {
             let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
-            let mut t = vec![ComboEntry { terms: [0; 3], class: Class::None }; Shape::COUNT.pow(4)];
+            let mut t =
+                vec![ComboEntry { terms: [0; 3], prior: [0; 2], class: Class::None }; Shape::COUNT.pow(4)];
             for &a in &all {
                 for &b in &all {
                     for &c in &all {
                         for &d in &all {
                             let s = [a, b, c, d];
                             let class = combine(s, fouls);
-                            t[combo_index(s)] = ComboEntry { terms: cell_terms(s, class), class };
+                            let prior = policy::cell_prior(s, class).map(|v| v.clamp(-32768, 32767) as i16);
+                            t[combo_index(s)] = ComboEntry { terms: cell_terms(s, class), prior, class };
                         }
                     }
                 }
