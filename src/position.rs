@@ -176,7 +176,8 @@ pub struct Position {
     near: Vec<u8>,
     /// The indices of the board's cells, row by row (scanned often: one slice beats nested ranges).
     board_cells: Arc<[u32]>,
-    /// Column and row of every index (padding included), for distances without divisions.
+    /// Column and row of every index (padding included), for distances without divisions (a side is
+    /// at most `MAX_SIDE` = 32 plus the padding, so a byte holds it).
     xy: Arc<[[u8; 2]]>,
     class_count: [[u32; Class::COUNT]; 2],
     /// Per colour, the sums of its empty cells' `terms`.
@@ -714,8 +715,8 @@ impl Position {
         for d in 0..4 {
             let step = self.dirs[d];
             // Cell i sits at offset o = k - L of cell i - o * step. The middle (k = L) weighs 0, so
-            // cell i's own keys take a harmless zero instead of a branch. Keys wrap like u32 digits
-            // sums: the results are the same as in wider arithmetic.
+            // cell i's own keys take a harmless zero instead of a branch. A key is a sum of digits
+            // that always fits a u32, so wrapping additions give what wider arithmetic would.
             let first = i as isize + half * step;
             for (k, &w) in self.digit_weight.iter().enumerate() {
                 let keys = &mut self.keys[(first - k as isize * step) as usize];
