@@ -90,7 +90,7 @@ pub fn score(pos: &Position, i: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Pos};
+    use crate::board::{Board, Color, Pos};
     use crate::pattern::Patterns;
     use crate::rules::Rules;
     use std::sync::Arc;
@@ -125,6 +125,34 @@ mod tests {
             ",
         );
         assert_eq!(best(&pos), Pos::new(2, 2));
+    }
+
+    #[test]
+    fn the_position_keeps_the_prior_terms_of_every_cell() {
+        // The table lookup behind `score` gives what the shapes and the class of each cell say.
+        let pos = position(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . x x x o . . . .
+            . . x . . . . . . . .
+            . . x . . . . o . . .
+            . . . . . . o . o . .
+            . . . . . o . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            ",
+        );
+        for i in pos.indices().filter(|&i| pos.is_empty(i)) {
+            for c in [Color::Black, Color::White] {
+                let want = cell_prior(pos.shapes(i, c), pos.class(i, c));
+                for (role, &w) in want.iter().enumerate() {
+                    assert_eq!(pos.prior_terms(i, c, role), w, "{}", pos.pos_of(i).notation());
+                }
+            }
+        }
     }
 
     #[test]
