@@ -100,6 +100,22 @@ mod tests {
         Position::new(&Board::from_diagram(diagram).expect("diagram"), pats)
     }
 
+    /// Black to move: (2, 2) makes a four on row 2 (closed by white's stone) and an open three on
+    /// column 2; (1, 2) makes the same four without the three.
+    const FOUR_THREE: &str = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . x x x o . . . .
+        . . x . . . . . . . .
+        . . x . . . . o . . .
+        . . . . . . o . o . .
+        . . . . . o . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        ";
+
     fn best(pos: &Position) -> Pos {
         let i = pos.indices().filter(|&i| pos.is_empty(i) && pos.is_near(i)).max_by_key(|&i| score(pos, i));
         pos.pos_of(i.expect("a candidate"))
@@ -107,44 +123,14 @@ mod tests {
 
     #[test]
     fn black_makes_its_four_three_first() {
-        // Black to move: (2, 2) makes a four on row 2 (closed by white's stone) and an open three on
-        // column 2; (1, 2) makes the same four without the three.
-        let pos = position(
-            "
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . x x x o . . . .
-            . . x . . . . . . . .
-            . . x . . . . o . . .
-            . . . . . . o . o . .
-            . . . . . o . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            ",
-        );
+        let pos = position(FOUR_THREE);
         assert_eq!(best(&pos), Pos::new(2, 2));
     }
 
     #[test]
     fn the_position_keeps_the_prior_terms_of_every_cell() {
         // The table lookup behind `score` gives what the shapes and the class of each cell say.
-        let pos = position(
-            "
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . x x x o . . . .
-            . . x . . . . . . . .
-            . . x . . . . o . . .
-            . . . . . . o . o . .
-            . . . . . o . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            . . . . . . . . . . .
-            ",
-        );
+        let pos = position(FOUR_THREE);
         for i in pos.indices().filter(|&i| pos.is_empty(i)) {
             for c in [Color::Black, Color::White] {
                 let want = cell_prior(pos.shapes(i, c), pos.class(i, c));
