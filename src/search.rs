@@ -465,6 +465,12 @@ impl<'a> Worker<'a> {
                 return -(WIN - p - 2);
             }
             let forced = moves.len() == 1;
+            // Defending an open three: only the best few answers by the prior at first, the rest held
+            // back for when all of those lose (a pruned defence must not make the three a win).
+            let mut held = vec![];
+            if !quiet && ply >= 2 && self.prior_ordered() && moves.len() > defence_moves(depth) {
+                held = moves.split_off(defence_moves(depth));
+            }
             let first = if let Some(m) = staged {
                 // The table's move was searched already (it heads the list).
                 moves.retain(|&x| x != m);
@@ -491,6 +497,9 @@ impl<'a> Worker<'a> {
                     }
                 }
                 k += 1;
+                if k == moves.len() && !held.is_empty() && best <= -WIN_THRESHOLD {
+                    moves.append(&mut held);
+                }
                 if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
                     // Every answer to the VCF threat lost: before calling the node lost, the other
                     // moves get their turn. One that is on no line of the threat can still break it (a
@@ -750,6 +759,16 @@ fn quiet_moves(depth: i32) -> usize {
         ..=1 => 8,
         2 => 10,
         _ => 12,
+    }
+}
+
+/// Answers to an opponent's open three searched at first, `depth` plies from the horizon.
+fn defence_moves(depth: i32) -> usize {
+    match depth {
+        ..=1 => 3,
+        2 => 5,
+        3 => 7,
+        _ => 8,
     }
 }
 
