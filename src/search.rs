@@ -465,12 +465,6 @@ impl<'a> Worker<'a> {
                 return -(WIN - p - 2);
             }
             let forced = moves.len() == 1;
-            // Defending an open three: only the best few answers by the prior at first, the rest held
-            // back for when all of those lose (a pruned defence must not make the three a win).
-            let mut held = vec![];
-            if !quiet && ply >= 2 && self.prior_ordered() && moves.len() > defence_moves(depth) {
-                held = moves.split_off(defence_moves(depth));
-            }
             let first = if let Some(m) = staged {
                 // The table's move was searched already (it heads the list).
                 moves.retain(|&x| x != m);
@@ -478,8 +472,14 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
+            // Defending an open three: only the best few answers by the prior at first, the rest held
+            // back for when all of those lose (a pruned defence must not make the three a win).
+            let mut end = moves.len();
+            if !quiet && ply >= 2 && self.prior_ordered() {
+                end = end.min(defence_moves(depth));
+            }
             let mut k = 0;
-            while k < moves.len() {
+            while k < end {
                 let m = moves[k];
                 let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced);
                 if self.aborted {
@@ -497,8 +497,8 @@ impl<'a> Worker<'a> {
                     }
                 }
                 k += 1;
-                if k == moves.len() && !held.is_empty() && best <= -WIN_THRESHOLD {
-                    moves.append(&mut held);
+                if k == end && best <= -WIN_THRESHOLD {
+                    end = moves.len();
                 }
                 if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
                     // Every answer to the VCF threat lost: before calling the node lost, the other
@@ -507,6 +507,7 @@ impl<'a> Worker<'a> {
                     // search claim wins that were not there.
                     narrowed = false;
                     self.add_other_moves(&mut moves, tt_move, staged);
+                    end = moves.len();
                 }
             }
         }
