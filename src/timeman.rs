@@ -82,7 +82,10 @@ impl Budget {
         // about twice as long as all before it, so a late one is mostly cut short, but a partial
         // iteration still gives its best move when it beat the previous one: stopping at 55% left
         // two thirds of the time unused (AIWine, 80 games at 300 ms: 20-60 at 55%, 33-47 at 80%).
-        let soft = cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard);
+        // With no match clock, time not spent on this move is not saved for a later one: the search
+        // goes on until the hard limit (its last, partial iteration counts when it found a better
+        // move). A match clock makes time saved worth something, so new iterations stop earlier.
+        let soft = if left.is_none() { hard } else { cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard) };
         Budget {
             start,
             soft: Some(Duration::from_millis(soft as u64)),
@@ -126,6 +129,18 @@ mod tests {
         let b = budget(1000, 0, None);
         assert_eq!(ms(b.hard), 1000 - 105);
         assert!(ms(b.soft) <= ms(b.hard));
+    }
+
+    #[test]
+    fn turn_only_time_is_spent_to_the_hard_limit() {
+        // Nothing saved on this move helps a later one without a match clock.
+        let b = budget(300, 0, None);
+        assert_eq!(b.soft, b.hard);
+        let b = budget(300, 0, Some(UNLIMITED_LEFT));
+        assert_eq!(b.soft, b.hard);
+        // With one, new iterations stop earlier.
+        let b = budget(300, 180_000, Some(180_000));
+        assert!(ms(b.soft) < ms(b.hard));
     }
 
     #[test]
