@@ -29,7 +29,8 @@ use crate::policy;
 use crate::position::{Class, Position};
 use crate::rules::{Rules, Variant};
 use crate::threat::{
-    Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four, three_moves,
+    Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four, narrow_vcf,
+    three_moves,
 };
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
@@ -48,9 +49,11 @@ const CHECK_EVERY: u64 = 16;
 /// check runs at most leaves (a side with a four point is common), and a bigger one ate most of the
 /// nodes (81% in a busy middle game at 48 nodes) for wins the next iteration finds anyway (fours are
 /// forcing: the block costs no depth). Self-play, 100 ms, 400 games each: 48 -> 20 nodes +41 Elo,
-/// 20 -> 10 +23, 10 -> 4 +23, 4 -> 2 -5 (all +- 34).
-const LEAF_VCF_FOURS: u32 = 6;
-const LEAF_VCF_NODES: u32 = 4;
+/// 20 -> 10 +23, 10 -> 4 +23, 4 -> 2 -5 (all +- 34). Those searched every four; the narrow VCF that
+/// replaced them (`threat::narrow_vcf`: only fours that build something, near the last one) goes deeper for
+/// less: 16 nodes of it against 4 of the wide one, 220.5-179.5 (+36 +- 34).
+const LEAF_VCF_FOURS: u32 = 8;
+const LEAF_VCF_NODES: u32 = 16;
 /// The null-move threat check: the opponent's VCF, at most this many fours and nodes. A refuted check
 /// searched its whole budget, 18 nodes on average at 64. Self-play, 100 ms, 400 games: 64 -> 24 nodes
 /// +29 Elo, 64 -> 12 +46; on top of the check starting at depth 2, 24, 12 and 6 nodes all scored
@@ -621,7 +624,7 @@ impl<'a> Worker<'a> {
         self.pos.capture_moves(c).iter().any(|&(_, n)| n >= need)
     }
 
-    /// A small VCF for the side to move (quiescence): fours only, each answered by its forced block.
+    /// A small VCF for the side to move (quiescence, see `threat::narrow_vcf`), remembered per position.
     fn leaf_vcf(&mut self, fours_left: u32, budget: &mut u32) -> bool {
         let key = self.pos.hash() ^ MEMO_LEAF;
         let slot = key as usize & (VCF_MEMO_SIZE - 1);
@@ -629,7 +632,9 @@ impl<'a> Worker<'a> {
         if k == key {
             return won;
         }
-        let won = self.vcf_line(fours_left, budget, None);
+        let before = *budget;
+        let won = narrow_vcf(&mut self.pos, None, fours_left, budget);
+        self.nodes += u64::from(before - *budget);
         self.vcf_memo[slot] = (key, won);
         won
     }

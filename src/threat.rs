@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::Color;
+use crate::pattern::Shape;
 use crate::position::{Class, Position};
 
 /// Limits of one threat search.
@@ -61,6 +62,144 @@ pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
         return vec![];
     }
     pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).collect()
+}
+
+/// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
+/// more on another line (a three, a closed three, a second four), and below the first four only
+/// those within four cells of the attacker's previous four, at most two of them: a four that adds
+/// nothing, or one far from the last, rarely leads anywhere, and the narrow tree can go deep.
+/// `last` is the attacker's previous four (None at the first).
+pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budget: &mut u32) -> bool {
+    let me = pos.side();
+    let opp = me.opp();
+    if pos.count(me, Class::Five) > 0 {
+        return true;
+    }
+    if fours_left == 0 || *budget == 0 {
+        return false;
+    }
+    // Up to this many candidates, ranked (a four-three before a four with a closed three).
+    let mut cands = [(0u8, 0usize); 8];
+    let mut n = 0;
+    match pos.count(opp, Class::Five) {
+        0 => {
+            if pos.count(me, Class::Flex4) > 0 {
+                return true;
+            }
+            let mut consider = |pos: &Position, j: usize| {
+                if let Some(rank) = vcf_candidate(pos, j, me)
+                    && !cands[..n].iter().any(|&(_, c)| c == j)
+                {
+                    if n < cands.len() {
+                        cands[n] = (rank, j);
+                        n += 1;
+                    } else if let Some(w) = cands.iter_mut().min_by_key(|c| c.0)
+                        && w.0 < rank
+                    {
+                        *w = (rank, j);
+                    }
+                }
+            };
+            match last {
+                None => {
+                    for j in pos.indices() {
+                        consider(pos, j);
+                    }
+                }
+                Some(l) => {
+                    for d in 0..4 {
+                        for k in -4isize..=4 {
+                            if k != 0 {
+                                consider(pos, (l as isize + k * pos.dir(d)) as usize);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The opponent's five point comes from its block, the last move (one found elsewhere by
+        // the scan).
+        1 => match pos
+            .last()
+            .map(|l| five_point_near(pos, l, opp))
+            .filter(|f| f.1 > 0)
+            .map(|f| f.0)
+            .or_else(|| five_points(pos, opp).first().copied())
+        {
+            // Our block of the opponent's four must be a four itself, or the attack is over.
+            Some(b) if pos.class(b, me).is_four() && pos.legal_for(b, me) => {
+                cands[0] = (0, b);
+                n = 1;
+            }
+            _ => return false,
+        },
+        _ => return false,
+    }
+    let cands = &mut cands[..n];
+    cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let width = if last.is_some() { 2 } else { n };
+    for &(_, m) in cands.iter().take(width) {
+        *budget = budget.saturating_sub(1);
+        pos.play(m);
+        let (five, fives) = five_point_near(pos, m, me);
+        let won = match fives {
+            0 => false,
+            1 if pos.legal_for(five, opp) => {
+                pos.play(five);
+                let r = narrow_vcf(pos, Some(m), fours_left - 1, budget);
+                pos.undo();
+                r
+            }
+            _ => true,
+        };
+        pos.undo();
+        if won {
+            return true;
+        }
+        if *budget == 0 {
+            break;
+        }
+    }
+    false
+}
+
+/// Whether the empty cell `j` is a four for `c` worth trying in the narrow VCF, and its rank: a
+/// four with an open three (2), or with a closed three on another line (1); a plain four adds nothing
+/// to build on. Off-board and occupied cells are not.
+#[inline]
+fn vcf_candidate(pos: &Position, j: usize, c: Color) -> Option<u8> {
+    if !pos.is_empty(j) {
+        return None;
+    }
+    let rank = match pos.class(j, c) {
+        Class::B4F3 => 2,
+        Class::B4 => {
+            let shapes = pos.shapes(j, c);
+            u8::from(shapes.iter().any(|&s| s == Shape::B3))
+        }
+        _ => return None,
+    };
+    (rank > 0 && pos.legal_for(j, c)).then_some(rank)
+}
+
+/// The five points of `c` on the lines through its stone at `i`: the first one found and how many
+/// (two or more is an open four: it wins).
+#[inline]
+fn five_point_near(pos: &Position, i: usize, c: Color) -> (usize, u32) {
+    let half = pos.patterns().half as isize;
+    let (mut first, mut n) = (0, 0);
+    for d in 0..4 {
+        for k in -half..=half {
+            let j = (i as isize + k * pos.dir(d)) as usize;
+            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five && (n == 0 || j != first) {
+                if n == 0 {
+                    first = j;
+                }
+                n += 1;
+            }
+        }
+    }
+    (first, n)
 }
 
 /// Whether a stone of `c` on the empty cell `i` makes a four on some line.
