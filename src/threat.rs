@@ -175,7 +175,7 @@ fn vcf_candidate(pos: &Position, j: usize, c: Color) -> Option<u8> {
         Class::B4F3 => 2,
         Class::B4 => {
             let shapes = pos.shapes(j, c);
-            u8::from(shapes.iter().any(|&s| s == Shape::B3))
+            u8::from(shapes.contains(&Shape::B3))
         }
         _ => return None,
     };
