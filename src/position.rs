@@ -729,6 +729,7 @@ impl Position {
     /// Recomputes the empty cells within `L` of `i` on its four lines.
     fn refresh_around(&mut self, i: usize) {
         let half = self.pats.half as isize;
+        let mut delta = [[0i64; 3]; 2];
         for d in 0..4 {
             let step = self.dirs[d];
             for k in -half..=half {
@@ -755,12 +756,28 @@ impl Position {
                     // line far beyond the reach of its own).
                     for (c, shape) in [black, white].into_iter().enumerate() {
                         if changed[c] {
-                            self.forget_colour(j, c);
                             self.shapes[j][c][d] = shape;
-                            self.settle_colour(j, c);
+                            let e = self.combo[c][combo_index(self.shapes[j][c])];
+                            let (old_class, old_terms) = (self.class[j][c], self.terms[j][c]);
+                            if e.class != old_class {
+                                self.class_count[c][old_class as usize] -= 1;
+                                self.class_count[c][e.class as usize] += 1;
+                                self.class[j][c] = e.class;
+                            }
+                            self.terms[j][c] = e.terms;
+                            for k in 0..3 {
+                                delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
+                            }
                         }
                     }
                 }
+            }
+        }
+        // The sums change once, from a local tally: updated in place cell by cell, every change
+        // waited for the one before it through memory.
+        for (sum, d) in self.sums.iter_mut().zip(delta) {
+            for (s, x) in sum.iter_mut().zip(d) {
+                *s += x;
             }
         }
     }
