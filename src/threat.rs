@@ -61,7 +61,9 @@ pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
     if pos.count(c, Class::Five) == 0 {
         return vec![];
     }
-    pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).collect()
+    // The count says how many there are: the scan stops at the last.
+    let n = pos.count(c, Class::Five) as usize;
+    pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).take(n).collect()
 }
 
 /// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
@@ -102,8 +104,16 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
             };
             match last {
                 None => {
+                    // The counts say how many fours there are: the scan stops after the last.
+                    let mut left = pos.count(me, Class::B4) + pos.count(me, Class::B4F3);
                     for j in pos.indices() {
-                        consider(pos, j);
+                        if left == 0 {
+                            break;
+                        }
+                        if pos.is_empty(j) && matches!(pos.class(j, me), Class::B4 | Class::B4F3) {
+                            left -= 1;
+                            consider(pos, j);
+                        }
                     }
                 }
                 Some(l) => {
@@ -218,15 +228,27 @@ pub fn four_moves(pos: &Position, c: Color) -> Vec<usize> {
     if fours == 0 {
         return vec![];
     }
-    let mut v: Vec<(u8, usize)> = pos
-        .indices()
-        .filter(|&i| pos.is_empty(i) && pos.is_near(i))
-        .filter_map(|i| {
-            let class = pos.class(i, c);
-            let four = class.is_four() || (class == Class::MaybeForbidden && makes_four(pos, i, c));
-            (four && pos.legal_for(i, c)).then_some((class as u8, i))
-        })
-        .collect();
+    // Every cell of those classes is looked at, and the scan stops after the last of them.
+    let mut left = fours;
+    let mut v: Vec<(u8, usize)> = vec![];
+    for i in pos.indices() {
+        if left == 0 {
+            break;
+        }
+        if !pos.is_empty(i) {
+            continue;
+        }
+        let class = pos.class(i, c);
+        if !matches!(class, Class::B4 | Class::B4F3 | Class::Flex4 | Class::MaybeForbidden | Class::Forbidden)
+        {
+            continue;
+        }
+        left -= 1;
+        let four = class.is_four() || (class == Class::MaybeForbidden && makes_four(pos, i, c));
+        if four && pos.is_near(i) && pos.legal_for(i, c) {
+            v.push((class as u8, i));
+        }
+    }
     v.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     v.into_iter().map(|(_, i)| i).collect()
 }
@@ -238,8 +260,11 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     let att = def.opp();
     let mut out = four_moves(pos, def);
     let half = pos.patterns().half as isize;
-    let threats: Vec<usize> =
-        pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4).collect();
+    let threats: Vec<usize> = pos
+        .indices()
+        .filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4)
+        .take(pos.count(att, Class::Flex4) as usize)
+        .collect();
     let mut tried = vec![];
     for &t in &threats {
         // Only a stone on a line where the attacker's stone at t would make a four can take that four
