@@ -728,51 +728,21 @@ impl Position {
 
     /// Recomputes the empty cells within `L` of `i` on its four lines.
     fn refresh_around(&mut self, i: usize) {
-        let half = self.pats.half as isize;
-        let mut delta = [[0i64; 3]; 2];
-        for d in 0..4 {
-            let step = self.dirs[d];
-            for k in -half..=half {
-                if k == 0 {
-                    continue;
-                }
-                let j = (i as isize + k * step) as usize;
-                if self.cells[j] == EMPTY {
-                    let black = self.pats.shape(0, self.keys[j][0][d] as usize);
-                    let white = self.pats.shape(1, self.keys[j][1][d] as usize);
-                    let changed = [black != self.shapes[j][0][d], white != self.shapes[j][1][d]];
-                    // Most cells a few steps away keep their shape: nothing else to redo then.
-                    if !changed[0] && !changed[1] {
-                        continue;
-                    }
-                    self.saved.push(SavedCell {
-                        idx: j as u32,
-                        shapes: self.shapes[j],
-                        class: self.class[j],
-                        terms: self.terms[j],
-                    });
-                    // A colour's class and terms follow from its own shapes only: the colour whose
-                    // line did not change keeps them (often one side's: a stone blocks the other's
-                    // line far beyond the reach of its own).
-                    for (c, shape) in [black, white].into_iter().enumerate() {
-                        if changed[c] {
-                            self.shapes[j][c][d] = shape;
-                            let e = self.combo[c][combo_index(self.shapes[j][c])];
-                            let (old_class, old_terms) = (self.class[j][c], self.terms[j][c]);
-                            if e.class != old_class {
-                                self.class_count[c][old_class as usize] -= 1;
-                                self.class_count[c][e.class as usize] += 1;
-                                self.class[j][c] = e.class;
-                            }
-                            self.terms[j][c] = e.terms;
-                            for k in 0..3 {
-                                delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let delta = refresh_lines(
+            i,
+            Fields {
+                pats: &self.pats,
+                dirs: self.dirs,
+                cells: &self.cells,
+                keys: &self.keys,
+                combo: self.combo,
+                shapes: &mut self.shapes,
+                class: &mut self.class,
+                terms: &mut self.terms,
+                class_count: &mut self.class_count,
+                saved: &mut self.saved,
+            },
+        );
         // The sums change once, from a local tally: updated in place cell by cell, every change
         // waited for the one before it through memory.
         for (sum, d) in self.sums.iter_mut().zip(delta) {
@@ -811,6 +781,70 @@ impl Position {
             *sum += t as i64;
         }
     }
+}
+
+/// The fields `refresh_lines` reads and writes, borrowed apart: the compiler then knows that a
+/// store into one cannot move another, and keeps their addresses in registers instead of reloading
+/// them after every store (through `&mut self` it reloaded them).
+struct Fields<'a> {
+    pats: &'a Patterns,
+    dirs: [isize; 4],
+    cells: &'a [u8],
+    keys: &'a [[[u32; 4]; 2]],
+    combo: [&'static [ComboEntry]; 2],
+    shapes: &'a mut [[[Shape; 4]; 2]],
+    class: &'a mut [[Class; 2]],
+    terms: &'a mut [[[i32; 3]; 2]],
+    class_count: &'a mut [[u32; Class::COUNT]; 2],
+    saved: &'a mut Vec<SavedCell>,
+}
+
+/// Recomputes the empty cells within `L` of `i` on its four lines (see `Position::refresh_around`)
+/// and returns the change of the evaluation sums.
+#[inline]
+fn refresh_lines(i: usize, f: Fields) -> [[i64; 3]; 2] {
+    let Fields { pats, dirs, cells, keys, combo, shapes, class, terms, class_count, saved } = f;
+    let half = pats.half as isize;
+    let mut delta = [[0i64; 3]; 2];
+    for (d, &step) in dirs.iter().enumerate() {
+        for k in -half..=half {
+            if k == 0 {
+                continue;
+            }
+            let j = (i as isize + k * step) as usize;
+            if cells[j] != EMPTY {
+                continue;
+            }
+            let black = pats.shape(0, keys[j][0][d] as usize);
+            let white = pats.shape(1, keys[j][1][d] as usize);
+            let changed = [black != shapes[j][0][d], white != shapes[j][1][d]];
+            // Most cells a few steps away keep their shape: nothing else to redo then.
+            if !changed[0] && !changed[1] {
+                continue;
+            }
+            saved.push(SavedCell { idx: j as u32, shapes: shapes[j], class: class[j], terms: terms[j] });
+            // A colour's class and terms follow from its own shapes only: the colour whose line did
+            // not change keeps them (often one side's: a stone blocks the other's line far beyond
+            // the reach of its own).
+            for (c, shape) in [black, white].into_iter().enumerate() {
+                if changed[c] {
+                    shapes[j][c][d] = shape;
+                    let e = combo[c][combo_index(shapes[j][c])];
+                    let (old_class, old_terms) = (class[j][c], terms[j][c]);
+                    if e.class != old_class {
+                        class_count[c][old_class as usize] -= 1;
+                        class_count[c][e.class as usize] += 1;
+                        class[j][c] = e.class;
+                    }
+                    terms[j][c] = e.terms;
+                    for k in 0..3 {
+                        delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
+                    }
+                }
+            }
+        }
+    }
+    delta
 }
 
 /// Index of four shapes in the combination tables.
