@@ -605,12 +605,8 @@ impl Position {
             self.hash ^= capture_key(c, self.captured[c]) ^ capture_key(c, n);
         }
         self.captured = frame.captured;
-        for s in self.saved.drain(frame.saved_len..).rev() {
-            let j = s.idx as usize;
-            self.shapes[j] = s.shapes;
-            self.class[j] = s.class;
-            self.terms[j] = s.terms;
-        }
+        restore_cells(&self.saved[frame.saved_len..], &mut self.shapes, &mut self.class, &mut self.terms);
+        self.saved.truncate(frame.saved_len);
         self.class_count = frame.class_count;
         self.sums = frame.sums;
     }
@@ -845,6 +841,23 @@ fn refresh_lines(i: usize, f: Fields) -> [[i64; 3]; 2] {
         }
     }
     delta
+}
+
+/// Puts the saved cells back, the last saved first (a cell saved twice gets its oldest values). The
+/// fields come borrowed apart, as in `refresh_lines`.
+#[inline]
+fn restore_cells(
+    saved: &[SavedCell],
+    shapes: &mut [[[Shape; 4]; 2]],
+    class: &mut [[Class; 2]],
+    terms: &mut [[[i32; 3]; 2]],
+) {
+    for s in saved.iter().rev() {
+        let j = s.idx as usize;
+        shapes[j] = s.shapes;
+        class[j] = s.class;
+        terms[j] = s.terms;
+    }
 }
 
 /// Index of four shapes in the combination tables.
