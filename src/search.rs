@@ -27,7 +27,7 @@ use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Patterns;
 use crate::policy;
 use crate::position::{Class, Position};
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant};
 use crate::threat::{
     Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four, narrow_vcf,
     three_moves,
@@ -432,11 +432,13 @@ impl<'a> Worker<'a> {
             return 0;
         }
         // An open three of the opponent's at the horizon is not quiet: its defences are searched (a
-        // ply or two beyond the nominal depth) instead of trusting the static evaluation. Renju too:
-        // left out there once after games against Carbon (109-51 without it, 90-70 with it, 160 games
-        // each), it scored 426-374 in renju self-play (100 ms, two runs of 400: +23 +- 24 Elo) with the
-        // fitted evaluation and the narrow leaf VCF.
-        let threatened = !pente && depth > -2 && self.pos.count(opp, Class::Flex4) > 0;
+        // ply or two beyond the nominal depth) instead of trusting the static evaluation. Not under
+        // renju, where it cost games against Carbon (109-51 without it, 90-70 with it, 160 games each;
+        // black's threes whose four points are fouls may make the extra plies a waste).
+        let threatened = !pente
+            && depth > -2
+            && self.pos.count(opp, Class::Flex4) > 0
+            && self.pos.patterns().rules.variant != Variant::Renju;
         if (depth <= 0 && !threatened) || ply >= MAX_PLY {
             // Quiescence: a side with fours checks for a short VCF before the static evaluation,
             // unless the evaluation fails high already (a win would only fail higher).
