@@ -81,6 +81,9 @@ const ROOT_LMR_FROM: usize = 3;
 /// (+8), and 218.5-181.5 (+32) with the history malus (see `search`): 52.8% over the 1200 games.
 const RAZOR_MARGIN: i32 = 60;
 
+/// Completed iterations in a row that must claim a win or a loss before the deepening stops early.
+const CLAIM_ITERATIONS: u32 = 3;
+
 /// Everything one search thread needs.
 pub struct Worker<'a> {
     pub pos: Position,
@@ -509,6 +512,7 @@ impl<'a> Worker<'a> {
         }
         if !cut {
             let mut narrowed = false;
+            let mut rechecked = false;
             let limit = match (quiet, self.prior_ordered()) {
                 (false, _) => usize::MAX,
                 (true, true) => quiet_moves(depth),
@@ -570,6 +574,19 @@ impl<'a> Worker<'a> {
                 }
                 k += 1;
                 if k == end && best <= -WIN_THRESHOLD {
+                    end = moves.len();
+                }
+                if k == moves.len() && quiet && !rechecked && best <= -WIN_THRESHOLD {
+                    // Every one of the best few quiet moves lost: before the node is called lost, our
+                    // fours and threes that were left out get their turn. A counter-attack is what
+                    // most often beats a slow attack, and the prior may rank it below the limit; a
+                    // missed one made the search claim wins that Rapfi refuted.
+                    rechecked = true;
+                    for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
+                        if !moves.contains(&i) && Some(i) != staged {
+                            moves.push(i);
+                        }
+                    }
                     end = moves.len();
                 }
                 if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
@@ -1086,6 +1103,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         }
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
         let mut pv = vec![];
+        // Completed iterations in a row that claimed a win or a loss.
+        let mut claims = 0;
         for depth in 1..=max_depth {
             let Some(score) = w.root(&mut root_moves, depth, &mut pv) else { break };
             if w.aborted {
@@ -1107,7 +1126,12 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 elapsed * 1000.0,
                 pv_text.join(" ")
             ));
-            if score.abs() >= WIN_THRESHOLD {
+            // A win or loss the search claims is believed only once deeper iterations repeat it: a
+            // shallow one prunes the loser's counterplay (the best few quiet moves near the horizon
+            // may miss its own fours), and such claims ended the deepening at depth 2 or 3 and lost
+            // games against Rapfi (the solvers' proofs above are exact and return at once).
+            claims = if score.abs() >= WIN_THRESHOLD { claims + 1 } else { 0 };
+            if claims >= CLAIM_ITERATIONS {
                 break;
             }
             if limits.is_some_and(|l| l.budget.past_soft()) {

@@ -137,3 +137,25 @@ fn no_win_claimed_past_an_unseen_defence() {
     let (_, best) = think_freestyle(&board, 200_000);
     assert!(!best.contains("+W"), "no win: {best}");
 }
+
+/// Black (to move) is a little better here (Rapfi +249 at f8), not winning: after i5 white's d8, a three
+/// with a two on the g11 diagonal, wins in 13 (Rapfi: mate in 15). The prior ranked d8 below the few
+/// quiet moves searched near the horizon, so every move white tried lost, the search claimed a win in
+/// 35 for i5 and played it against Rapfi.
+///
+/// ```text
+///    a b c d e f g h i j k l m
+/// 11 . . . . . . O . . . . . O
+/// 10 . . . . . . X X O . . X .
+///  9 . . . . O . O . X . X . .
+///  8 . . . * . . . X O X . . .     * d8: white's answer to i5
+///  7 . . . . . . O . X . X . .
+///  6 . . . . . . . O . . . O .
+///  5 . . . . . . . . i . . . .
+/// ```
+#[test]
+fn no_win_claimed_past_a_counter_three() {
+    let board = game(15, "h8g7g10i8i7g9h10i10j8h6i9g11k9e9k7l6l10m11");
+    let (mv, best) = think_freestyle(&board, 400_000);
+    assert!(!best.contains("+W"), "no win: {mv} {best}");
+}
