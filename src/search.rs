@@ -295,12 +295,18 @@ impl<'a> Worker<'a> {
 
     /// Appends the best `MAX_QUIET_MOVES` moves near stones that are not in `moves` (nor `skip`): the
     /// rest of the candidates after the answers to a VCF threat.
-    fn add_other_moves(&self, moves: &mut Vec<usize>, tt_move: Option<usize>, skip: Option<usize>) {
+    fn add_other_moves(
+        &self,
+        moves: &mut Vec<usize>,
+        tt_move: Option<usize>,
+        skip: Option<usize>,
+        limit: usize,
+    ) {
         let rest: Vec<usize> = self
             .best_first(self.near_moves(tt_move), usize::MAX)
             .into_iter()
             .filter(|&i| !moves.contains(&i) && Some(i) != skip)
-            .take(MAX_QUIET_MOVES)
+            .take(limit)
             .collect();
         moves.extend(rest);
     }
@@ -587,6 +593,7 @@ impl<'a> Worker<'a> {
                             moves.push(i);
                         }
                     }
+                    self.add_other_moves(&mut moves, tt_move, staged, usize::MAX);
                     end = moves.len();
                 }
                 if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
@@ -595,7 +602,7 @@ impl<'a> Worker<'a> {
                     // two of ours that the blocks of its fours turn into a four); missing one made the
                     // search claim wins that were not there.
                     narrowed = false;
-                    self.add_other_moves(&mut moves, tt_move, staged);
+                    self.add_other_moves(&mut moves, tt_move, staged, MAX_QUIET_MOVES);
                     end = moves.len();
                 }
             }
@@ -1058,7 +1065,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after
                     // the answers to the threat, the best of the rest.
-                    w.add_other_moves(&mut m, None, None);
+                    w.add_other_moves(&mut m, None, None, MAX_QUIET_MOVES);
                 }
                 m
             }

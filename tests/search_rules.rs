@@ -78,9 +78,14 @@ fn black_never_plays_a_renju_foul() {
 
 /// The search's messages for `board` under freestyle with a node budget: (move, last "best" line).
 fn think_freestyle(board: &Board, nodes: u64) -> (String, String) {
+    think(board, 0, nodes)
+}
+
+/// The same under the Gomocup rule mask `rule`.
+fn think(board: &Board, rule: i64, nodes: u64) -> (String, String) {
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
-    let rules = Rules::from_mask(0, 5).0;
+    let rules = Rules::from_mask(rule, 5).0;
     let t = player.think(board, &rules, &limits(nodes), &stop);
     let best = t.messages.iter().rev().find(|m| m.starts_with("best")).cloned().unwrap_or_default();
     (t.mv.expect("a move").notation(), best)
@@ -157,5 +162,47 @@ fn no_win_claimed_past_an_unseen_defence() {
 fn no_win_claimed_past_a_counter_three() {
     let board = game(15, "h8g7g10i8i7g9h10i10j8h6i9g11k9e9k7l6l10m11");
     let (mv, best) = think_freestyle(&board, 400_000);
+    assert!(!best.contains("+W"), "no win: {mv} {best}");
+}
+
+/// Black (to move) is better here (Rapfi +334), not winning: after g9 (which the search called a win
+/// in 13) white's g11 holds (Rapfi: -137 for white after it, at 2 s). g11 makes nothing for white and
+/// the prior ranked it below the few quiet moves searched, so white's every try lost.
+///
+/// ```text
+///    a b c d e f g h i j k
+/// 12 . . . . . . O . . . .
+/// 11 . . . . . . * X X O O     * g11: white's answer to g9
+/// 10 . . . . . . X O X X .
+///  9 . . . . . O g O X X .
+///  8 . . . . . . . X O . .
+///  7 . . . . . . . . . O .
+/// ```
+#[test]
+fn no_win_claimed_past_a_quiet_defence() {
+    let board = game(15, "h8h9i10i8g10h10h11f9i9g12j10k11j9j7i11j11");
+    let (mv, best) = think_freestyle(&board, 400_000);
+    assert!(!best.contains("+W"), "no win: {mv} {best}");
+}
+
+/// Exact five, black to move (Rapfi -91 for black: l7 is no win, white is +86 after it). After l7
+/// black threatens a VCT (k7 m7 j9 j10 l10 m11 l8) that only a quiet move stops, l8 at its end; the
+/// prior ranked l8 below the 27 moves that were searched when the best few all lost (fours, threes,
+/// the next 14), and the search claimed a win in 13.
+///
+/// ```text
+///    f g h i j k l m
+/// 11 O . . . . . . .
+/// 10 . X X O . . . .
+///  9 . O X O . X . .
+///  8 . . X X X O * .     * l8: white's answer to l7
+///  7 . O O X X . l .
+///  6 . . O . X O . .
+///  5 . . . . O . . .
+/// ```
+#[test]
+fn no_win_claimed_past_a_quiet_block_of_a_vct() {
+    let board = game(15, "h8h7h10g7i7g9g10i10j8i9i8k8h9f11k9h6j7k6j6j5");
+    let (mv, best) = think(&board, 1, 400_000);
     assert!(!best.contains("+W"), "no win: {mv} {best}");
 }
