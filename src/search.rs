@@ -8,6 +8,8 @@
 //!    helper threads search the same tree one depth ahead or behind and share what they learn
 //!    through the table.
 //! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
+//!    A win or loss the search finds (as opposed to a solver's proof) ends the deepening early only once
+//!    three iterations in a row have found it.
 //!
 //! At every node the threats decide the moves before any ordering does (the "threat-space" part):
 //! a five wins; the opponent's five must be blocked; our open four wins in three; an opponent's open
