@@ -295,8 +295,8 @@ impl<'a> Worker<'a> {
         pos.indices().filter(|&i| pos.is_empty(i)).map(|i| (0, i)).collect()
     }
 
-    /// Appends the best `MAX_QUIET_MOVES` moves near stones that are not in `moves` (nor `skip`): the
-    /// rest of the candidates after the answers to a VCF threat.
+    /// Appends the best `limit` moves near stones that are not in `moves` (nor `skip`), best first: the
+    /// rest of the candidates when every move searched so far lost.
     fn add_other_moves(
         &self,
         moves: &mut Vec<usize>,
@@ -586,9 +586,10 @@ impl<'a> Worker<'a> {
                 }
                 if k == moves.len() && quiet && !rechecked && best <= -WIN_THRESHOLD {
                     // Every one of the best few quiet moves lost: before the node is called lost, our
-                    // fours and threes that were left out get their turn. A counter-attack is what
-                    // most often beats a slow attack, and the prior may rank it below the limit; a
-                    // missed one made the search claim wins that Rapfi refuted.
+                    // fours and threes that were left out get their turn first (a counter-attack most
+                    // often beats a slow attack), then every other move near the stones (a quiet block
+                    // at the end of the opponent's VCT). The prior may rank the saving move below the
+                    // limit; missed ones made the search claim wins that Rapfi refuted.
                     rechecked = true;
                     for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
                         if !moves.contains(&i) && Some(i) != staged {
