@@ -5,8 +5,9 @@
 //! 1. Forced answers at once: our five, the block of the opponent's only five, a single legal move.
 //! 2. VCF for us (a proven win is played at once), then VCT within a share of the time.
 //! 3. Iterative deepening: each depth searches all root moves with PVS (late quiet ones reduced first);
-//!    helper threads search the same tree one depth ahead or behind and share what they learn
-//!    through the table.
+//!    helper threads search the same tree (odd ones a ply deeper) and share what they learn through
+//!    the table. Every thread publishes the deepest iteration it completes; the others abandon that
+//!    depth and go on past it, and the deepest result of any thread is the one played.
 //! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
 //!    A win or loss the search finds (as opposed to a solver's proof) ends the deepening early only once
 //!    three iterations in a row have found it.
@@ -20,8 +21,8 @@
 //!
 //! Scores are from the side to move's view; a win in n plies is `WIN - n`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::board::{Board, Color, Pos};
@@ -102,6 +103,11 @@ pub struct Worker<'a> {
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
     improved: bool,
+    /// With helper threads: the deepest iteration any thread has completed. An iteration that one
+    /// has overtaken is abandoned (its work is in the table; its result would come too late).
+    completed: Option<&'a AtomicI32>,
+    /// The depth of the root iteration under way.
+    iteration: i32,
 }
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
@@ -164,11 +170,19 @@ impl<'a> Worker<'a> {
             vcf_memo: vec![(0, false); VCF_MEMO_SIZE],
             main,
             improved: false,
+            completed: None,
+            iteration: 0,
         }
     }
 
     fn check_abort(&mut self) {
         if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if self.completed.is_some_and(|c| c.load(Ordering::Relaxed) >= self.iteration) {
+            // Another thread finished this depth: move on (the caller tells this from a stop by the
+            // stop flag, which stays clear).
             self.aborted = true;
             return;
         }
@@ -767,6 +781,7 @@ impl<'a> Worker<'a> {
     /// reordered so the best comes first.
     pub fn root(&mut self, moves: &mut [usize], depth: i32, pv_out: &mut Vec<usize>) -> Option<i32> {
         self.improved = false;
+        self.iteration = depth;
         let mut alpha = -INF;
         let beta = INF;
         let mut best = -INF;
@@ -966,6 +981,15 @@ pub struct Outcome {
     pub messages: Vec<String>,
 }
 
+/// The deepest completed iteration of any thread: its depth, best move, score and principal variation.
+#[derive(Clone)]
+struct Published {
+    depth: i32,
+    mv: usize,
+    score: i32,
+    pv: Vec<usize>,
+}
+
 /// How to search: the tables, the limits and the threads.
 pub struct Setup<'a> {
     pub pats: Arc<Patterns>,
@@ -1093,44 +1117,94 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     }
     let done = AtomicBool::new(false);
     let helper_stop = AtomicBool::new(false);
+    // The deepest iteration completed by any thread, and its result: the others abandon that depth and
+    // search past it (a depth rarely takes two threads to the end), and the move played is the
+    // deepest one found.
+    let completed = AtomicI32::new(0);
+    let published = Mutex::new(Published { depth: 0, mv: root_moves[0], score: 0, pv: vec![] });
+    let publish = |depth: i32, mv: usize, score: i32, pv: &[usize]| {
+        let mut p = published.lock().unwrap_or_else(PoisonError::into_inner);
+        if depth > p.depth {
+            *p = Published { depth, mv, score, pv: pv.to_vec() };
+            completed.store(depth, Ordering::Relaxed);
+        }
+    };
     let mut result = (root_moves[0], 0, 0);
     rayon::scope(|scope| {
         for id in 1..threads.max(1) {
             let pos = pos.clone();
             let mut moves = root_moves.clone();
-            let (shared_nodes, helper_stop, done) = (&shared_nodes, &helper_stop, &done);
+            let (shared_nodes, helper_stop, done, completed, publish) =
+                (&shared_nodes, &helper_stop, &done, &completed, &publish);
             scope.spawn(move |_| {
                 let mut w = Worker::new(pos, tt, helper_stop, shared_nodes, limits, false);
+                w.completed = Some(completed);
                 let mut pv = vec![];
-                let mut depth = 1 + (id % 2) as i32;
+                // Odd helpers search a ply beyond the main thread, even ones alongside it.
+                let ahead = (id % 2) as i32;
+                let mut depth = 1 + ahead;
                 while depth <= max_depth && !done.load(Ordering::Relaxed) {
-                    if w.root(&mut moves, depth, &mut pv).is_none() {
+                    let score = w.root(&mut moves, depth, &mut pv);
+                    if helper_stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    depth += 1;
+                    if let Some(score) = score
+                        && !w.aborted
+                    {
+                        publish(depth, moves[0], score, &pv);
+                    }
+                    w.aborted = false;
+                    depth = (depth + 1).max(completed.load(Ordering::Relaxed) + 1 + ahead);
                 }
             });
         }
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
+        if threads > 1 {
+            w.completed = Some(&completed);
+        }
         let mut pv = vec![];
         // Completed iterations in a row that claimed a win or a loss.
         let mut claims = 0;
-        for depth in 1..=max_depth {
-            let Some(score) = w.root(&mut root_moves, depth, &mut pv) else { break };
-            if w.aborted {
-                // A partial iteration whose best move beat the previous choice.
-                result = (root_moves[0], score, depth - 1);
-                messages
-                    .push(format!("depth {depth} (partial) best {}", w.pos.pos_of(root_moves[0]).notation()));
+        let mut depth = 1;
+        while depth <= max_depth {
+            let score = w.root(&mut root_moves, depth, &mut pv);
+            if w.aborted && stop.load(Ordering::Relaxed) {
+                // Out of time (or stopped): a partial iteration counts when its best move beat the
+                // previous choice and no thread has completed this depth since.
+                if let Some(score) = score
+                    && completed.load(Ordering::Relaxed) < depth
+                {
+                    result = (root_moves[0], score, depth - 1);
+                    messages.push(format!(
+                        "depth {depth} (partial) best {}",
+                        w.pos.pos_of(root_moves[0]).notation()
+                    ));
+                }
                 break;
             }
-            result = (root_moves[0], score, depth);
+            if let Some(score) = score
+                && !w.aborted
+            {
+                publish(depth, root_moves[0], score, &pv);
+            }
+            // Aborted without the stop flag: a helper completed this depth first.
+            w.aborted = false;
+            let p = published.lock().unwrap_or_else(PoisonError::into_inner).clone();
+            if p.depth < depth {
+                break;
+            }
+            result = (p.mv, p.score, p.depth);
+            // The next iteration starts from the deepest best move.
+            if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
+                root_moves[..=k].rotate_right(1);
+            }
             let elapsed = started.elapsed().as_secs_f64().max(1e-6);
             let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed);
-            let pv_text: Vec<String> = pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect();
+            let pv_text: Vec<String> = p.pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect();
             messages.push(format!(
-                "depth {depth} eval {} nodes {} nps {:.0} time {:.0}ms pv {}",
-                score_text(score),
+                "depth {} eval {} nodes {} nps {:.0} time {:.0}ms pv {}",
+                p.depth,
+                score_text(p.score),
                 w.nodes,
                 all_nodes as f64 / elapsed,
                 elapsed * 1000.0,
@@ -1140,13 +1214,14 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             // shallow one prunes the loser's counterplay (the best few quiet moves near the horizon
             // may miss its own fours), and such claims ended the deepening at depth 2 or 3 and lost
             // games against Rapfi (the solvers' proofs above are exact and return at once).
-            claims = if score.abs() >= WIN_THRESHOLD { claims + 1 } else { 0 };
+            claims = if p.score.abs() >= WIN_THRESHOLD { claims + 1 } else { 0 };
             if claims >= CLAIM_ITERATIONS {
                 break;
             }
             if limits.is_some_and(|l| l.budget.past_soft()) {
                 break;
             }
+            depth = p.depth + 1;
         }
         nodes += w.nodes;
         done.store(true, Ordering::Relaxed);

@@ -205,3 +205,23 @@ fn no_win_claimed_past_a_quiet_defence() {
 fn no_win_claimed_past_a_quiet_block_of_a_vct() {
     assert_no_win_claimed(1, "h8h7h10g7i7g9g10i10j8i9i8k8h9f11k9h6j7k6j6j5", 400_000);
 }
+
+/// Helper threads share the deepening: with three threads every depth reported is deeper than the one
+/// before (a depth some thread completed first is not searched again by the others), the last is the
+/// depth asked for, and the move is a legal one of the deepest iteration.
+#[test]
+fn helper_threads_report_ever_deeper_iterations() {
+    let board = game(15, "h8i9i8g8j7h9k6g9");
+    let player = SearchPlayer::default();
+    let stop = AtomicBool::new(false);
+    let rules = Rules::from_mask(0, 5).0;
+    let limits = Limits { max_depth: Some(7), max_nodes: None, threads: 3, ..limits(0) };
+    let t = player.think(&board, &rules, &limits, &stop);
+    let depths: Vec<u32> =
+        t.messages.iter().filter_map(|m| m.strip_prefix("depth ")?.split(' ').next()?.parse().ok()).collect();
+    assert!(depths.windows(2).all(|w| w[0] < w[1]), "depths {depths:?}");
+    assert_eq!(depths.last(), Some(&7), "{:?}", t.messages);
+    let best = t.messages.last().expect("a best line");
+    assert!(best.ends_with("depth 7"), "{best}");
+    assert!(board.is_empty(t.mv.expect("a move")));
+}
