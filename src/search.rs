@@ -95,6 +95,8 @@ pub struct Worker<'a> {
     shared_nodes: &'a AtomicU64,
     limits: Option<&'a Limits>,
     pub nodes: u64,
+    /// Of `shared_nodes`, what this worker added (the rest is the other threads').
+    counted: u64,
     aborted: bool,
     history: Vec<[i32; 2]>,
     /// Results of the small VCF checks by position (key with the kind of check mixed in): iterative
@@ -165,6 +167,7 @@ impl<'a> Worker<'a> {
             shared_nodes,
             limits,
             nodes: 0,
+            counted: 0,
             aborted: false,
             history: vec![[0; 2]; n],
             vcf_memo: vec![(0, false); VCF_MEMO_SIZE],
@@ -188,6 +191,7 @@ impl<'a> Worker<'a> {
         }
         if let Some(l) = self.limits {
             let total = self.shared_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+            self.counted += CHECK_EVERY;
             if l.budget.past_hard() || l.max_nodes.is_some_and(|n| total >= n) {
                 self.aborted = true;
                 if self.main {
@@ -1199,7 +1203,9 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 root_moves[..=k].rotate_right(1);
             }
             let elapsed = started.elapsed().as_secs_f64().max(1e-6);
-            let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed);
+            // The main thread's own nodes, and the helpers' share of the shared count (it counted the
+            // main thread's too: added to `w.nodes` whole, the rate came out twice too high).
+            let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed).saturating_sub(w.counted);
             let pv_text: Vec<String> = p.pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect();
             messages.push(format!(
                 "depth {} eval {} nodes {} nps {:.0} time {:.0}ms pv {}",
