@@ -1183,6 +1183,12 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                         "depth {depth} (partial) best {}",
                         w.pos.pos_of(root_moves[0]).notation()
                     ));
+                } else {
+                    // A helper may have completed a deeper iteration since the last one taken here.
+                    let p = published.lock().unwrap_or_else(PoisonError::into_inner);
+                    if p.depth > result.2 {
+                        result = (p.mv, p.score, p.depth);
+                    }
                 }
                 break;
             }
