@@ -798,49 +798,62 @@ struct Fields<'a> {
 /// Recomputes the empty cells within `L` of `i` on its four lines (see `Position::refresh_around`)
 /// and returns the change of the evaluation sums.
 #[inline]
-fn refresh_lines(i: usize, f: Fields) -> [[i64; 3]; 2] {
+fn refresh_lines(i: usize, mut f: Fields) -> [[i64; 3]; 2] {
+    let mut delta = [[0i64; 3]; 2];
+    // One copy per direction: with the direction a constant, a cell's four shapes are changed in
+    // registers. With it a variable, the changed byte went through memory and the word read right
+    // after it for the table index waited for the store (no forwarding from a byte to a word).
+    refresh_line::<0>(i, &mut f, &mut delta);
+    refresh_line::<1>(i, &mut f, &mut delta);
+    refresh_line::<2>(i, &mut f, &mut delta);
+    refresh_line::<3>(i, &mut f, &mut delta);
+    delta
+}
+
+/// `refresh_lines` on the line of direction `D`.
+#[inline(always)]
+fn refresh_line<const D: usize>(i: usize, f: &mut Fields, delta: &mut [[i64; 3]; 2]) {
     let Fields { pats, dirs, cells, keys, combo, shapes, class, terms, class_count, saved } = f;
     let half = pats.half as isize;
-    let mut delta = [[0i64; 3]; 2];
-    for (d, &step) in dirs.iter().enumerate() {
-        for k in -half..=half {
-            if k == 0 {
-                continue;
-            }
-            let j = (i as isize + k * step) as usize;
-            if cells[j] != EMPTY {
-                continue;
-            }
-            let black = pats.shape(0, keys[j][0][d] as usize);
-            let white = pats.shape(1, keys[j][1][d] as usize);
-            let changed = [black != shapes[j][0][d], white != shapes[j][1][d]];
-            // Most cells a few steps away keep their shape: nothing else to redo then.
-            if !changed[0] && !changed[1] {
-                continue;
-            }
-            saved.push(SavedCell { idx: j as u32, shapes: shapes[j], class: class[j], terms: terms[j] });
-            // A colour's class and terms follow from its own shapes only: the colour whose line did
-            // not change keeps them (often one side's: a stone blocks the other's line far beyond
-            // the reach of its own).
-            for (c, shape) in [black, white].into_iter().enumerate() {
-                if changed[c] {
-                    shapes[j][c][d] = shape;
-                    let e = combo[c][combo_index(shapes[j][c])];
-                    let (old_class, old_terms) = (class[j][c], terms[j][c]);
-                    if e.class != old_class {
-                        class_count[c][old_class as usize] -= 1;
-                        class_count[c][e.class as usize] += 1;
-                        class[j][c] = e.class;
-                    }
-                    terms[j][c] = e.terms;
-                    for k in 0..3 {
-                        delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
-                    }
+    let step = dirs[D];
+    for k in -half..=half {
+        if k == 0 {
+            continue;
+        }
+        let j = (i as isize + k * step) as usize;
+        if cells[j] != EMPTY {
+            continue;
+        }
+        let black = pats.shape(0, keys[j][0][D] as usize);
+        let white = pats.shape(1, keys[j][1][D] as usize);
+        let changed = [black != shapes[j][0][D], white != shapes[j][1][D]];
+        // Most cells a few steps away keep their shape: nothing else to redo then.
+        if !changed[0] && !changed[1] {
+            continue;
+        }
+        saved.push(SavedCell { idx: j as u32, shapes: shapes[j], class: class[j], terms: terms[j] });
+        // A colour's class and terms follow from its own shapes only: the colour whose line did
+        // not change keeps them (often one side's: a stone blocks the other's line far beyond
+        // the reach of its own).
+        for (c, shape) in [black, white].into_iter().enumerate() {
+            if changed[c] {
+                let mut four = shapes[j][c];
+                four[D] = shape;
+                shapes[j][c] = four;
+                let e = combo[c][combo_index(four)];
+                let (old_class, old_terms) = (class[j][c], terms[j][c]);
+                if e.class != old_class {
+                    class_count[c][old_class as usize] -= 1;
+                    class_count[c][e.class as usize] += 1;
+                    class[j][c] = e.class;
+                }
+                terms[j][c] = e.terms;
+                for k in 0..3 {
+                    delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
                 }
             }
         }
     }
-    delta
 }
 
 /// Puts the saved cells back, the last saved first (a cell saved twice gets its oldest values). The
