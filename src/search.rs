@@ -660,10 +660,17 @@ impl<'a> Worker<'a> {
         quiet: bool,
         forced: bool,
     ) -> i32 {
-        let threat = matches!(
-            self.pos.class(m, self.pos.side()),
-            Class::F3 | Class::F3x2 | Class::B4 | Class::B4F3 | Class::Flex4
-        );
+        // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
+        // stronger beside it is: its answer is forced and free, so a late one bought a deeper tree for
+        // a threat that mostly only spends itself (such fours' subtrees were a fifth of the quiet
+        // nodes' work). Self-play, 100 ms: 211-189 and 229.5-170.5, +35 +- 24 Elo over 800 games;
+        // 18% fewer `bench 10` nodes; renju 202.5-197.5. (Not in Pente, where a capture may answer a four and the
+        // weight matrix orders the moves: unmeasured there.)
+        let threat = match self.pos.class(m, self.pos.side()) {
+            Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4 => true,
+            Class::B4 => !self.prior_ordered(),
+            _ => false,
+        };
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 };
