@@ -87,6 +87,13 @@ const RAZOR_MARGIN: i32 = 60;
 /// Completed iterations in a row that must claim a win or a loss before the deepening stops early.
 const CLAIM_ITERATIONS: u32 = 3;
 
+/// The fail-high reduction's margin above beta: `FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth`, and
+/// `FAIL_HIGH_FOURS` more when the opponent has a four to play (Rapfi's values; our evaluation was
+/// fitted to Rapfi's scale).
+const FAIL_HIGH_BASE: i32 = -9;
+const FAIL_HIGH_PER_PLY: i32 = 15;
+const FAIL_HIGH_FOURS: i32 = 87;
+
 /// Everything one search thread needs.
 pub struct Worker<'a> {
     pub pos: Position,
@@ -515,6 +522,18 @@ impl<'a> Worker<'a> {
                 return eval;
             }
         }
+        // Fail-high reduction, Rapfi's margins: off the principal variation, a node whose evaluation lies
+        // well above beta will most likely cut, so its moves other than fours are searched a ply
+        // shallower (a cut needs only one good move, and the shallower look usually finds it). The
+        // opponent's fours raise the margin: their blocks may cost us the tempo the evaluation counts.
+        // Self-play, 100 ms, 400 games each: 215-185 and 207.5-192.5 in freestyle (+20 +- 24 Elo over
+        // 800), 206.5-193.5 in renju; 39% fewer `bench 10` nodes. An earlier form (calm nodes only,
+        // threes exempt too, 15 a ply) measured +12 +- 24 before closed fours were reduced.
+        let likely_high = quiet && !pente && beta - alpha == 1 && {
+            let opp_fours = self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) > 0;
+            evaluate(&self.pos)
+                >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(opp_fours)
+        };
         let staged = tt_move.filter(|&m| {
             calm && self.pos.is_empty(m)
                 && self.pos.is_near(m)
@@ -525,7 +544,7 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut cut = false;
         if let Some(m) = staged {
-            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false);
+            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false, likely_high);
             if self.aborted {
                 return 0;
             }
@@ -572,7 +591,7 @@ impl<'a> Worker<'a> {
             let mut k = 0;
             while k < end {
                 let m = moves[k];
-                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced);
+                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced, likely_high);
                 if self.aborted {
                     return 0;
                 }
@@ -659,6 +678,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         quiet: bool,
         forced: bool,
+        likely_high: bool,
     ) -> i32 {
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one bought a deeper tree for
@@ -671,9 +691,10 @@ impl<'a> Worker<'a> {
             Class::B4 => !self.prior_ordered(),
             _ => false,
         };
+        let shallower = likely_high && !self.pos.class(m, self.pos.side()).is_four();
         self.pos.play(m);
         // A forced move costs no depth.
-        let new_depth = if forced { depth } else { depth - 1 };
+        let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1)
         } else {
