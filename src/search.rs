@@ -511,16 +511,15 @@ impl<'a> Worker<'a> {
         // Razoring (see `RAZOR_MARGIN`). Only without fours of ours: with one, the leaf's VCF might
         // find a win the evaluation cannot see. The opponent's closed threes are no reason to search:
         // the evaluation counts them, and its VCF threat is not looked for this near the leaves.
-        if quiet
-            && !pente
+        // (The evaluation is wanted only off the principal variation at quiet nodes: here and for the
+        // fail-high reduction below.)
+        let eval = (quiet && !pente && beta - alpha == 1).then(|| evaluate(&self.pos));
+        if let Some(eval) = eval
             && (1..=3).contains(&depth)
-            && beta - alpha == 1
             && self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3) == 0
+            && eval + RAZOR_MARGIN * depth <= alpha
         {
-            let eval = evaluate(&self.pos);
-            if eval + RAZOR_MARGIN * depth <= alpha {
-                return eval;
-            }
+            return eval;
         }
         // Fail-high reduction, Rapfi's margins: off the principal variation, a node whose evaluation lies
         // well above beta will most likely cut, so its moves other than fours are searched a ply
@@ -529,11 +528,10 @@ impl<'a> Worker<'a> {
         // Self-play, 100 ms, 400 games each: 215-185 and 207.5-192.5 in freestyle (+20 +- 24 Elo over
         // 800), 206.5-193.5 in renju; 39% fewer `bench 10` nodes. An earlier form (calm nodes only,
         // threes exempt too, 15 a ply) measured +12 +- 24 before closed fours were reduced.
-        let likely_high = quiet && !pente && beta - alpha == 1 && {
-            let opp_fours = self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) > 0;
-            evaluate(&self.pos)
-                >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(opp_fours)
-        };
+        // (At a quiet node outside Pente, `calm` says the opponent has no four.)
+        let likely_high = eval.is_some_and(|e| {
+            e >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(!calm)
+        });
         let staged = tt_move.filter(|&m| {
             calm && self.pos.is_empty(m)
                 && self.pos.is_near(m)
@@ -684,14 +682,15 @@ impl<'a> Worker<'a> {
         // stronger beside it is: its answer is forced and free, so a late one bought a deeper tree for
         // a threat that mostly only spends itself (such fours' subtrees were a fifth of the quiet
         // nodes' work). Self-play, 100 ms: 211-189 and 229.5-170.5, +35 +- 24 Elo over 800 games;
-        // 18% fewer `bench 10` nodes; renju 202.5-197.5. (Not in Pente, where a capture may answer a four and the
-        // weight matrix orders the moves: unmeasured there.)
-        let threat = match self.pos.class(m, self.pos.side()) {
+        // 18% fewer `bench 10` nodes; renju 202.5-197.5. (Not in Pente, where a capture may answer a
+        // four and the weight matrix orders the moves: unmeasured there.)
+        let class = self.pos.class(m, self.pos.side());
+        let threat = match class {
             Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4 => true,
             Class::B4 => !self.prior_ordered(),
             _ => false,
         };
-        let shallower = likely_high && !self.pos.class(m, self.pos.side()).is_four();
+        let shallower = likely_high && !class.is_four();
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
