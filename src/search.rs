@@ -16,8 +16,9 @@
 //! a five wins; the opponent's five must be blocked; our open four wins in three; an opponent's open
 //! three (a point where it makes an open four) must be defended or met with a four of ours. Only quiet
 //! nodes look at the candidate moves near stones, ordered by the table move, then by the move prior
-//! (`policy`; the weight matrix under Pente) and history, the best few by depth; near the horizon a
-//! quiet node far below alpha is razored.
+//! (`policy`; the weight matrix under Pente) and history, the best few by depth; off the principal
+//! variation a quiet node far below alpha near the horizon is razored, and one far above beta returns
+//! its evaluation (reverse futility) or searches its moves a ply shallower (fail-high reduction).
 //!
 //! Scores are from the side to move's view; a win in n plies is `WIN - n`.
 
@@ -93,6 +94,13 @@ const CLAIM_ITERATIONS: u32 = 3;
 const FAIL_HIGH_BASE: i32 = -9;
 const FAIL_HIGH_PER_PLY: i32 = 15;
 const FAIL_HIGH_FOURS: i32 = 87;
+/// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
+/// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
+/// evaluation at or above beta). Rapfi's freestyle margin; our evaluation was fitted to its scale.
+/// Self-play, 100 ms, 400 games each: +47 +- 34 Elo in freestyle, +40 +- 34 in renju; 40% fewer
+/// `bench 10` nodes. (Tried twice before with the weight matrix's evaluation, at 80 a ply and
+/// without a depth limit: -15 and -23.)
+const FUTILITY_PER_PLY: i32 = 63;
 
 /// Everything one search thread needs.
 pub struct Worker<'a> {
@@ -117,6 +125,8 @@ pub struct Worker<'a> {
     completed: Option<&'a AtomicI32>,
     /// The depth of the root iteration under way.
     iteration: i32,
+    /// By ply: whether the move played there made a four (read two and four plies later).
+    was_four: [bool; MAX_PLY + 2],
 }
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
@@ -182,6 +192,7 @@ impl<'a> Worker<'a> {
             improved: false,
             completed: None,
             iteration: 0,
+            was_four: [false; MAX_PLY + 2],
         }
     }
 
@@ -441,6 +452,7 @@ impl<'a> Worker<'a> {
                 return evaluate(&self.pos);
             }
             // A forced move costs no depth.
+            self.was_four[ply] = self.pos.class(b, me).is_four();
             self.pos.play(b);
             let v = -self.search(-beta, -alpha, depth, ply + 1);
             self.pos.undo();
@@ -518,6 +530,17 @@ impl<'a> Worker<'a> {
             && (1..=3).contains(&depth)
             && self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3) == 0
             && eval + RAZOR_MARGIN * depth <= alpha
+        {
+            return eval;
+        }
+        // Reverse futility (see `FUTILITY_PER_PLY`), unless our last two moves were fours: an attack of
+        // fours under way is judged by where it leads, not by the evaluation on the way (Rapfi's
+        // exception too).
+        if let Some(eval) = eval
+            && eval < WIN_THRESHOLD
+            && beta > -WIN_THRESHOLD
+            && eval - FUTILITY_PER_PLY * (depth - 1) >= beta
+            && !(ply >= 4 && self.was_four[ply - 2] && self.was_four[ply - 4])
         {
             return eval;
         }
@@ -691,6 +714,7 @@ impl<'a> Worker<'a> {
             _ => false,
         };
         let shallower = likely_high && !class.is_four();
+        self.was_four[ply] = class.is_four();
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
@@ -828,6 +852,7 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
+            self.was_four[0] = self.pos.class(m, me).is_four();
             self.pos.play(m);
             let v = if n == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1)
