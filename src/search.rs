@@ -94,6 +94,11 @@ const CLAIM_ITERATIONS: u32 = 3;
 const FAIL_HIGH_BASE: i32 = -9;
 const FAIL_HIGH_PER_PLY: i32 = 15;
 const FAIL_HIGH_FOURS: i32 = 87;
+/// The LMR extension's margin above alpha, `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduction`, and
+/// the most such extensions on one line (Rapfi's values).
+const LMR_DEEPER_BASE: i32 = 34;
+const LMR_DEEPER_PER_PLY: i32 = 11;
+const MAX_LMR_EXTENSIONS: u8 = 5;
 /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
 /// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
 /// evaluation at or above beta). Rapfi's freestyle margin; our evaluation was fitted to its scale.
@@ -127,6 +132,8 @@ pub struct Worker<'a> {
     iteration: i32,
     /// By ply: whether the move played there made a four (read two and four plies later).
     was_four: [bool; MAX_PLY + 2],
+    /// By ply: the LMR extensions on the line that leads there.
+    ext: [u8; MAX_PLY + 2],
 }
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
@@ -193,6 +200,7 @@ impl<'a> Worker<'a> {
             completed: None,
             iteration: 0,
             was_four: [false; MAX_PLY + 2],
+            ext: [0; MAX_PLY + 2],
         }
     }
 
@@ -453,6 +461,7 @@ impl<'a> Worker<'a> {
             }
             // A forced move costs no depth.
             self.was_four[ply] = self.pos.class(b, me).is_four();
+            self.ext[ply + 1] = self.ext[ply];
             self.pos.play(b);
             let v = -self.search(-beta, -alpha, depth, ply + 1);
             self.pos.undo();
@@ -718,6 +727,7 @@ impl<'a> Worker<'a> {
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
+        self.ext[ply + 1] = self.ext[ply];
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1)
         } else {
@@ -737,9 +747,18 @@ impl<'a> Worker<'a> {
             } else {
                 gentle_reduction(depth, n)
             };
+            self.ext[ply + 1] = self.ext[ply];
             let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
             if v > alpha && reduce > 0 {
-                v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
+                // nominal depth (Rapfi's LMR extension, its margins; at most `MAX_LMR_EXTENSIONS` on a
+                // line): a move that the reduced look already likes that much is probably the best one
+                // here, and the nominal depth would then be the shallowest look it gets. Self-play, 100
+                // ms: 211.5-188.5 and 208.5-191.5, +17 +- 24 Elo over 800 games.
+                let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
+                    && self.ext[ply] < MAX_LMR_EXTENSIONS;
+                self.ext[ply + 1] = self.ext[ply] + u8::from(deeper);
+                v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1);
             }
             if v > alpha && v < beta {
                 v = -self.search(-beta, -alpha, new_depth, ply + 1);
