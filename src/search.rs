@@ -747,7 +747,6 @@ impl<'a> Worker<'a> {
             } else {
                 gentle_reduction(depth, n)
             };
-            self.ext[ply + 1] = self.ext[ply];
             let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
             if v > alpha && reduce > 0 {
                 // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
