@@ -99,6 +99,11 @@ const FAIL_HIGH_FOURS: i32 = 87;
 const LMR_DEEPER_BASE: i32 = 34;
 const LMR_DEEPER_PER_PLY: i32 = 11;
 const MAX_LMR_EXTENSIONS: u8 = 5;
+/// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first
+/// moves is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess
+/// is only a shallower look that is re-searched if the move beats alpha. Self-play, 100 ms, 400
+/// games: 212-188 twice (+21 +- 24 Elo over 800); two plies 201-199.
+const CUT_EXTRA: i32 = 1;
 /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
 /// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
 /// evaluation at or above beta). Rapfi's freestyle margin; our evaluation was fitted to its scale.
@@ -428,7 +433,10 @@ impl<'a> Worker<'a> {
     }
 
     /// Alpha-beta with principal variation search. Returns the score from the side to move's view.
-    pub fn search(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+    /// `cut_node`: off the principal variation, the parent expects this node to fail high (its
+    /// reduced and null-window children are expected cut nodes, the first child of one is not; the
+    /// types alternate as in Stockfish and Rapfi).
+    pub fn search(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check_abort();
@@ -463,7 +471,7 @@ impl<'a> Worker<'a> {
             self.was_four[ply] = self.pos.class(b, me).is_four();
             self.ext[ply + 1] = self.ext[ply];
             self.pos.play(b);
-            let v = -self.search(-beta, -alpha, depth, ply + 1);
+            let v = -self.search(-beta, -alpha, depth, ply + 1, beta - alpha == 1 && !cut_node);
             self.pos.undo();
             return v;
         }
@@ -574,7 +582,7 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut cut = false;
         if let Some(m) = staged {
-            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false, likely_high);
+            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false, likely_high, cut_node);
             if self.aborted {
                 return 0;
             }
@@ -621,7 +629,8 @@ impl<'a> Worker<'a> {
             let mut k = 0;
             while k < end {
                 let m = moves[k];
-                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, forced, likely_high);
+                let v =
+                    self.child(m, first + k, alpha, beta, depth, ply, quiet, forced, likely_high, cut_node);
                 if self.aborted {
                     return 0;
                 }
@@ -709,6 +718,7 @@ impl<'a> Worker<'a> {
         quiet: bool,
         forced: bool,
         likely_high: bool,
+        cut_node: bool,
     ) -> i32 {
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one bought a deeper tree for
@@ -729,7 +739,7 @@ impl<'a> Worker<'a> {
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
         self.ext[ply + 1] = self.ext[ply];
         let v = if n == 0 {
-            -self.search(-beta, -alpha, new_depth, ply + 1)
+            -self.search(-beta, -alpha, new_depth, ply + 1, beta - alpha == 1 && !cut_node)
         } else {
             // Late quiet moves are searched shallower first, from the third on in the prior's order
             // (209.5-190.5 and 213-187 in self-play at 100 ms against from the fourth on), from the
@@ -743,11 +753,14 @@ impl<'a> Worker<'a> {
                 // where a wrong cut costs least: one ply more, but the reduced look keeps one ply of
                 // search below the move. Self-play, 100 ms, 400 games, with the steeper `reduction`:
                 // 227-173 (+47 +- 34 Elo) against the old curve and no extra ply.
-                (reduction(depth, n) + i32::from(beta - alpha == 1)).min(new_depth - 1).max(1)
+                (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
+                    .min(new_depth - 1)
+                    .max(1)
             } else {
                 gentle_reduction(depth, n)
             };
-            let mut v = -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1);
+            let mut v =
+                -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1, reduce > 0 || !cut_node);
             if v > alpha && reduce > 0 {
                 // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
                 // nominal depth (Rapfi's LMR extension, its margins; at most `MAX_LMR_EXTENSIONS` on a
@@ -757,10 +770,10 @@ impl<'a> Worker<'a> {
                 let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
                     && self.ext[ply] < MAX_LMR_EXTENSIONS;
                 self.ext[ply + 1] = self.ext[ply] + u8::from(deeper);
-                v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1);
+                v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1, !cut_node);
             }
             if v > alpha && v < beta {
-                v = -self.search(-beta, -alpha, new_depth, ply + 1);
+                v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             }
             v
         };
@@ -873,14 +886,14 @@ impl<'a> Worker<'a> {
             self.was_four[0] = self.pos.class(m, me).is_four();
             self.pos.play(m);
             let v = if n == 0 {
-                -self.search(-beta, -alpha, depth - 1, 1)
+                -self.search(-beta, -alpha, depth - 1, 1, false)
             } else {
-                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - reduce, 1);
+                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - reduce, 1, true);
                 if v > alpha && reduce > 0 {
-                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1);
+                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
                 }
                 if v > alpha {
-                    v = -self.search(-beta, -alpha, depth - 1, 1);
+                    v = -self.search(-beta, -alpha, depth - 1, 1, false);
                 }
                 v
             };
