@@ -102,7 +102,7 @@ const MAX_LMR_EXTENSIONS: u8 = 5;
 /// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first
 /// moves is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess
 /// is only a shallower look that is re-searched if the move beats alpha. Self-play, 100 ms, 400
-/// games: 212-188 twice (+21 +- 24 Elo over 800); two plies 201-199.
+/// games: 212-188 twice (+21 +- 24 Elo over 800), renju 203-197; two plies 201-199.
 const CUT_EXTRA: i32 = 1;
 /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
 /// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
