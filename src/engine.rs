@@ -15,7 +15,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, BoardError, Color, Pos};
 use crate::rules::{MAX_LINE, MIN_LINE, Rules};
@@ -448,6 +448,7 @@ impl Engine {
             .name("think".into())
             .spawn(move || {
                 let thought = player.think(&board, &rules, &limits, &stop);
+                report_overrun(&limits.budget);
                 done(thought);
             })
             .map_err(|e| EngineError::Thread(e.to_string()))?;
@@ -507,5 +508,27 @@ impl Engine {
     /// The colour the side to move plays (for messages and tests).
     pub fn side_to_move(&self) -> Option<Color> {
         self.game.as_ref().map(Board::side_to_move)
+    }
+}
+
+/// How far past the budget's hard limit a thought may return before it is worth a warning: the stop
+/// flag is looked at every few nodes, so a few milliseconds past it are the normal way of stopping.
+const OVERRUN_WARNING: Duration = Duration::from_millis(20);
+
+/// Tells stderr how long a thought took, and warns when it ran well past its hard limit. A late answer
+/// at a tournament is then told apart in the log: a search slow to stop shows here, while an answer
+/// that waited for a loaded machine after the search shows only in the manager's time.
+fn report_overrun(budget: &Budget) {
+    let took = budget.elapsed();
+    log::debug!("thought for {} ms", took.as_millis());
+    if let Some(hard) = budget.hard
+        && took > hard + OVERRUN_WARNING
+    {
+        log::warn!(
+            "thought for {} ms, {} ms past the hard limit of {} ms",
+            took.as_millis(),
+            (took - hard).as_millis(),
+            hard.as_millis()
+        );
     }
 }
