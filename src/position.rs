@@ -148,6 +148,49 @@ const EVAL_PAIR_WAITER: [i32; Shape::COUNT * Shape::COUNT] = [
 /// The fit's constant term (tenths), the mover's view: with the empty-cell counts above it sets the
 /// value of the move itself.
 pub const EVAL_BIAS: i64 = -174;
+/// The threat term (points, the mover's view): one value for each combination of the threat classes
+/// each side has somewhere on the board (`Position::threat_mask`: bit 0-3 the mover's four-three, four,
+/// double-three and three points, bit 4-8 the waiting side's open-four, four-three, four, double-three
+/// and three points). The cell terms are linear, so two threat points count twice, yet who has the
+/// initiative is a yes or no: Rapfi's classical evaluation adds such a table. Fitted over the terms
+/// above (kept as they were) to Rapfi's rating (200 ms a position) of 16000 quiet positions from our
+/// games against it, with a ridge of sigma 400; held-out log-loss 0.545 without it, 0.535 with it.
+/// Combinations never seen stay zero.
+#[rustfmt::skip]
+const THREAT_EVAL: [i16; 512] = [
+       13,     0,   -22,     0,     0,     0,     0,     0,     0,     0,   -33,     0,    68,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+       22,     0,    -9,    -9,     0,     0,     0,     0,   121,     0,   100,  -320,   112,     0,   394,     0,
+      135,     0,    55,     0,     0,     0,     0,     0,   125,     0,   208,  -570,     8,     0,   110,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,    58,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+      -40,     0,   -83,     0,     0,     0,     0,     0,   -26,     0,   -36,   -36,   151,     0,   424,   -13,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,   116,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+      -64,     0,  -116,     0,     0,     0,     0,     0,   -26,     0,    -7,  -158,   127,     0,   178,   -10,
+      119,     0,     5,     0,     0,     0,     0,     0,     5,     0,     6,  -149,  -114,     0,  -108,   -73,
+       78,     0,    -2,     0,     0,     0,     0,     0,    43,     0,   -16,    41,    -5,     0,  -166,     0,
+      187,     0,   -18,     0,     0,     0,     0,     0,   -15,     0,   -70,  -102,  -363,     0,   -34,   195,
+     -114,     0,  -105,     0,     0,     0,     0,     0,   -94,     0,    18,    46,   284,     0,   346,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,    78,    21,     0,     0,     0,     0,
+        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
+     -187,     0,   -83,     0,     0,     0,     0,     0,   -93,     0,    14,  -110,   117,     0,   302,     2,
+        0,     0,  -223,     0,     0,     0,     0,     0,  -550,     0,  -166,    46,  -176,     0,  -254,   210,
+     -126,     0,   -31,     0,     0,     0,     0,     0,  -346,     0,  -181,  -114,  -192,     0,  -177,   126,
+       26,     0,   207,     0,     0,     0,     0,     0,  -108,     0,   -44,  -411,   317,     0,   590,     0,
+];
 /// Indices in a cell's `terms` (and in `sums`): the weight, and the evaluation terms by role.
 const WEIGHT: usize = 0;
 const MOVER: usize = 1;
@@ -433,11 +476,31 @@ impl Position {
     }
 
     /// The fitted evaluation (tenths of a point) from the side to move's view: its cells' terms as the
-    /// mover, the other side's as the waiting side, and the constant.
+    /// mover, the other side's as the waiting side, the threat term, and the constant.
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();
-        EVAL_BIAS + self.sums[me][MOVER] + self.sums[1 - me][WAITER]
+        EVAL_BIAS
+            + self.sums[me][MOVER]
+            + self.sums[1 - me][WAITER]
+            + 10 * THREAT_EVAL[self.threat_mask()] as i64
+    }
+
+    /// Which threat classes each side has somewhere on the board, as the index of `THREAT_EVAL`.
+    #[inline]
+    fn threat_mask(&self) -> usize {
+        let me = &self.class_count[self.side.index()];
+        let op = &self.class_count[1 - self.side.index()];
+        let has = |n: u32, bit: usize| usize::from(n > 0) << bit;
+        has(me[Class::B4F3 as usize], 0)
+            | has(me[Class::B4 as usize], 1)
+            | has(me[Class::F3x2 as usize], 2)
+            | has(me[Class::F3 as usize], 3)
+            | has(op[Class::Flex4 as usize], 4)
+            | has(op[Class::B4F3 as usize], 5)
+            | has(op[Class::B4 as usize], 6)
+            | has(op[Class::F3x2 as usize], 7)
+            | has(op[Class::F3 as usize], 8)
     }
 
     /// Whether a cell is near stones (within two steps): where moves are looked for.
@@ -1057,6 +1120,36 @@ mod tests {
 
     fn pats(mask: i64) -> Arc<Patterns> {
         Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap())
+    }
+
+    #[test]
+    fn the_threat_mask_names_each_sides_threats() {
+        // Black to move. Black's two on row 2 gives black three points (bit 3); white's open three on
+        // row 5 gives white open-four points at its ends (bit 4) and closed-four points two steps out
+        // from it (bit 6), and nothing else.
+        let board = Board::from_diagram(
+            "
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . x x . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . o o o . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            ",
+        )
+        .expect("diagram");
+        let pos = Position::new(&board, pats(0));
+        assert_eq!(pos.side(), Color::Black);
+        assert_eq!(pos.threat_mask(), 1 << 3 | 1 << 4 | 1 << 6);
+        // The term is part of the evaluation: the same sums without it differ by its value.
+        let me = pos.side().index();
+        let without = EVAL_BIAS + pos.sums[me][MOVER] + pos.sums[1 - me][WAITER];
+        assert_eq!(pos.fitted_eval() - without, 10 * THREAT_EVAL[pos.threat_mask()] as i64);
     }
 
     #[test]
