@@ -143,7 +143,8 @@ pub struct Worker<'a> {
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
 /// the position (line shapes and classes of every empty cell, for the side to move and for the side
-/// that waits; see `EVAL_SHAPE_MOVER`). Pente keeps the weight-matrix sum with its capture terms,
+/// that waits, and which threat classes each side has at all; see `EVAL_SHAPE_MOVER` and
+/// `THREAT_EVAL`). Pente keeps the weight-matrix sum with its capture terms,
 /// which the fit knows nothing of.
 pub fn evaluate(pos: &Position) -> i32 {
     if pos.capture_rule().is_none() {
