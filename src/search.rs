@@ -33,8 +33,8 @@ use crate::policy;
 use crate::position::{Class, Position};
 use crate::rules::{Rules, Variant};
 use crate::threat::{
-    Solver, ThreatLimits, defences, five_points, fives_around, four_moves, makes_four, narrow_vcf,
-    three_moves,
+    Solver, ThreatLimits, defences, five_point_near, five_points, fives_around, four_moves, makes_four,
+    three_moves, vcf_candidates,
 };
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
@@ -49,13 +49,13 @@ const MAX_PLY: usize = 96;
 /// (threat defences are tried move by move, renju's forbidden test recurses), so this stays small:
 /// at 64 a renju answer once came 296 ms into a 300 ms turn.
 const CHECK_EVERY: u64 = 16;
-/// Quiescence VCF: at most this many fours, and this many nodes per leaf. Small on purpose: the
-/// check runs at most leaves (a side with a four point is common), and a bigger one ate most of the
-/// nodes (81% in a busy middle game at 48 nodes) for wins the next iteration finds anyway (fours are
-/// forcing: the block costs no depth). Self-play, 100 ms, 400 games each: 48 -> 20 nodes +41 Elo,
-/// 20 -> 10 +23, 10 -> 4 +23, 4 -> 2 -5 (all +- 34). Those searched every four; the narrow VCF that
-/// replaced them (`threat::narrow_vcf`: only fours that build something, near the last one) goes deeper for
-/// less: 16 nodes of it against 4 of the wide one, 220.5-179.5 (+36 +- 34).
+/// Quiescence (`Worker::quiesce`): at most this many fours of ours on a line, and this many fours
+/// tried per leaf. Small on purpose: a side with a four point is common at the leaves, and a bigger
+/// budget ate most of the nodes (81% in a busy middle game at 48 nodes) for wins the next iteration
+/// finds anyway (fours are forcing: the block costs no depth). Self-play, 100 ms, 400 games each, with
+/// the mate-only VCF that came before: 48 -> 20 nodes +41 Elo, 20 -> 10 +23, 10 -> 4 +23, 4 -> 2 -5
+/// (all +- 34); the narrow VCF's moves (`threat::narrow_vcf`: only fours that build something, near
+/// the last one) went deeper for less: 16 nodes of it against 4 of the wide one, +36 +- 34.
 const LEAF_VCF_FOURS: u32 = 8;
 const LEAF_VCF_NODES: u32 = 16;
 /// The null-move threat check: the opponent's VCF, at most this many fours and nodes. A refuted check
@@ -66,8 +66,7 @@ const THREAT_VCF_FOURS: u32 = 8;
 const THREAT_VCF_NODES: u32 = 12;
 /// Entries of each worker's memo of small VCF checks (a power of two).
 const VCF_MEMO_SIZE: usize = 1 << 16;
-/// Mixed into the memo key: the leaf check and the null-move threat check have different budgets.
-const MEMO_LEAF: u64 = 0x2545_f491_4f6c_dd1d;
+/// Mixed into the memo key (an earlier leaf check shared the memo).
 const MEMO_THREAT: u64 = 0x9e6c_63d0_676a_9a99;
 /// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves tried when
 /// every answer to an opponent's VCF threat lost.
@@ -124,8 +123,8 @@ pub struct Worker<'a> {
     counted: u64,
     aborted: bool,
     history: Vec<[i32; 2]>,
-    /// Results of the small VCF checks by position (key with the kind of check mixed in): iterative
-    /// deepening meets the same leaves and nodes at every depth, and the checks are most of the work.
+    /// Refuted null-move VCF threat checks by position: iterative deepening meets the same nodes at
+    /// every depth.
     vcf_memo: Vec<(u64, bool)>,
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
@@ -508,15 +507,11 @@ impl<'a> Worker<'a> {
         if (depth <= 0 && !threatened) || ply >= MAX_PLY {
             // Quiescence: a side with fours checks for a short VCF before the static evaluation,
             // unless the evaluation fails high already (a win would only fail higher).
-            let eval = evaluate(&self.pos);
-            let fours = self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3);
-            if fours > 0 && eval < beta && ply < MAX_PLY && !pente {
-                let mut budget = LEAF_VCF_NODES;
-                if self.leaf_vcf(LEAF_VCF_FOURS, &mut budget) {
-                    return WIN - p - 2 * LEAF_VCF_FOURS as i32 - 1;
-                }
+            if ply >= MAX_PLY || pente {
+                return evaluate(&self.pos);
             }
-            return eval;
+            let mut budget = LEAF_VCF_NODES;
+            return self.quiesce(alpha, beta, ply, None, LEAF_VCF_FOURS, &mut budget);
         }
         // Step 2. The table.
         let key = self.pos.hash();
@@ -789,22 +784,98 @@ impl<'a> Worker<'a> {
         self.pos.capture_moves(c).iter().any(|&(_, n)| n >= need)
     }
 
-    /// A small VCF for the side to move (quiescence, see `threat::narrow_vcf`), remembered per position.
-    fn leaf_vcf(&mut self, fours_left: u32, budget: &mut u32) -> bool {
-        let key = self.pos.hash() ^ MEMO_LEAF;
-        let slot = key as usize & (VCF_MEMO_SIZE - 1);
-        let (k, won) = self.vcf_memo[slot];
-        if k == key {
-            return won;
+    /// Quiescence over fours (Rapfi's, after Stockfish's captures): the side to move may stand on its
+    /// evaluation or play a four of the narrow VCF's (`threat::vcf_candidates`), whose block is forced,
+    /// and go on from there. A four that wins shows as a win; one whose block leaves a better
+    /// position shows in the value. `last` is our previous four (None at the leaf itself, where
+    /// `search` has made the threat checks already).
+    ///
+    /// It replaced a VCF that only looked for a win and otherwise returned the evaluation: self-play,
+    /// 100 ms, 400 games, 207.5-192.5 (+13 +- 33 Elo); against Rapfi 183-297 of 480 (38.1%, against
+    /// 37.1% over 960 before). Plain fours near our own last move at the leaf
+    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33).
+    fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        last: Option<usize>,
+        fours_left: u32,
+        budget: &mut u32,
+    ) -> i32 {
+        let me = self.pos.side();
+        let opp = me.opp();
+        let p = ply as i32;
+        if last.is_some() {
+            // The opponent has just blocked our four and has no five point (see below).
+            if self.pos.count(me, Class::Five) > 0 {
+                return WIN - p - 1;
+            }
+            if self.pos.count(me, Class::Flex4) > 0 {
+                return WIN - p - 3;
+            }
+            if !self.pos.restricted(me)
+                && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
+                && [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden]
+                    .iter()
+                    .all(|&k| self.pos.count(opp, k) == 0)
+            {
+                return WIN - p - 5;
+            }
         }
-        let before = *budget;
-        let won = narrow_vcf(&mut self.pos, None, fours_left, budget);
-        self.nodes += u64::from(before - *budget);
-        self.vcf_memo[slot] = (key, won);
-        won
+        let eval = evaluate(&self.pos);
+        if eval >= beta
+            || fours_left == 0
+            || *budget == 0
+            || ply + 2 >= MAX_PLY
+            || self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3) == 0
+        {
+            return eval;
+        }
+        let mut cands = [(0u8, 0usize); 8];
+        let n = vcf_candidates(&self.pos, last, &mut cands);
+        let cands = &mut cands[..n];
+        cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let width = if last.is_some() { 2 } else { n };
+        let mut best = eval;
+        alpha = alpha.max(eval);
+        for &(_, m) in cands.iter().take(width) {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+            self.nodes += 1;
+            self.pos.play(m);
+            let (five, fives) = five_point_near(&self.pos, m, me);
+            let v = match fives {
+                0 => None,
+                1 if self.pos.legal_for(five, opp) => {
+                    self.pos.play(five);
+                    // A block that makes a four of the opponent's takes the choice from us: such a
+                    // line is left to the full search.
+                    let v = (self.pos.count(opp, Class::Five) == 0)
+                        .then(|| self.quiesce(alpha, beta, ply + 2, Some(m), fours_left - 1, budget));
+                    self.pos.undo();
+                    v
+                }
+                _ => Some(WIN - p - 3),
+            };
+            self.pos.undo();
+            if let Some(v) = v
+                && v > best
+            {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
     }
 
-    /// The same, recording the winning line (attacker and defender moves) when `line` is given.
+    /// A small VCF for the side to move (every four, see `threat::four_moves`), recording the winning
+    /// line (attacker and defender moves) when `line` is given.
     fn vcf_line(&mut self, fours_left: u32, budget: &mut u32, mut line: Option<&mut Vec<usize>>) -> bool {
         let me = self.pos.side();
         let opp = me.opp();

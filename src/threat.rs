@@ -82,49 +82,12 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
     }
     // Up to this many candidates, ranked (a four-three before a four with a closed three).
     let mut cands = [(0u8, 0usize); 8];
-    let mut n = 0;
-    match pos.count(opp, Class::Five) {
+    let n = match pos.count(opp, Class::Five) {
         0 => {
             if pos.count(me, Class::Flex4) > 0 {
                 return true;
             }
-            let mut consider = |pos: &Position, j: usize| {
-                // (Each cell comes once: the scan and the four lines through `last` meet no cell twice.)
-                if let Some(rank) = vcf_candidate(pos, j, me) {
-                    if n < cands.len() {
-                        cands[n] = (rank, j);
-                        n += 1;
-                    } else if let Some(w) = cands.iter_mut().min_by_key(|c| c.0)
-                        && w.0 < rank
-                    {
-                        *w = (rank, j);
-                    }
-                }
-            };
-            match last {
-                None => {
-                    // The counts say how many fours there are: the scan stops after the last.
-                    let mut left = pos.count(me, Class::B4) + pos.count(me, Class::B4F3);
-                    for j in pos.indices() {
-                        if left == 0 {
-                            break;
-                        }
-                        if pos.is_empty(j) && matches!(pos.class(j, me), Class::B4 | Class::B4F3) {
-                            left -= 1;
-                            consider(pos, j);
-                        }
-                    }
-                }
-                Some(l) => {
-                    for d in 0..4 {
-                        for k in -4isize..=4 {
-                            if k != 0 {
-                                consider(pos, (l as isize + k * pos.dir(d)) as usize);
-                            }
-                        }
-                    }
-                }
-            }
+            vcf_candidates(pos, last, &mut cands)
         }
         // The opponent's five point comes from its block, the last move (one found elsewhere by
         // the scan).
@@ -138,12 +101,12 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
             // Our block of the opponent's four must be a four itself, or the attack is over.
             Some(b) if pos.class(b, me).is_four() && pos.legal_for(b, me) => {
                 cands[0] = (0, b);
-                n = 1;
+                1
             }
             _ => return false,
         },
         _ => return false,
-    }
+    };
     let cands = &mut cands[..n];
     cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let width = if last.is_some() { 2 } else { n };
@@ -172,6 +135,52 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
     false
 }
 
+/// The fours of the side to move worth trying in a narrow VCF (see `narrow_vcf`), ranked by
+/// `vcf_candidate`: every such four on the board when `last` is None, else those within four cells
+/// of `last` on its lines. The best `cands.len()` are kept (unordered); returns how many.
+pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usize)]) -> usize {
+    let me = pos.side();
+    let mut n = 0;
+    let mut consider = |pos: &Position, j: usize| {
+        // (Each cell comes once: the scan and the four lines through `last` meet no cell twice.)
+        if let Some(rank) = vcf_candidate(pos, j, me) {
+            if n < cands.len() {
+                cands[n] = (rank, j);
+                n += 1;
+            } else if let Some(w) = cands.iter_mut().min_by_key(|c| c.0)
+                && w.0 < rank
+            {
+                *w = (rank, j);
+            }
+        }
+    };
+    match last {
+        None => {
+            // The counts say how many fours there are: the scan stops after the last.
+            let mut left = pos.count(me, Class::B4) + pos.count(me, Class::B4F3);
+            for j in pos.indices() {
+                if left == 0 {
+                    break;
+                }
+                if pos.is_empty(j) && matches!(pos.class(j, me), Class::B4 | Class::B4F3) {
+                    left -= 1;
+                    consider(pos, j);
+                }
+            }
+        }
+        Some(l) => {
+            for d in 0..4 {
+                for k in -4isize..=4 {
+                    if k != 0 {
+                        consider(pos, (l as isize + k * pos.dir(d)) as usize);
+                    }
+                }
+            }
+        }
+    }
+    n
+}
+
 /// Whether the empty cell `j` is a four for `c` worth trying in the narrow VCF, and its rank: a
 /// four with an open three (2), or with a closed three on another line (1); a plain four adds nothing
 /// to build on. Off-board and occupied cells are not.
@@ -195,7 +204,7 @@ fn vcf_candidate(pos: &Position, j: usize, c: Color) -> Option<u8> {
 /// (two or more is an open four: it wins). What `fives_around` finds, without a Vec, for the
 /// narrow VCF's hot path.
 #[inline]
-fn five_point_near(pos: &Position, i: usize, c: Color) -> (usize, u32) {
+pub fn five_point_near(pos: &Position, i: usize, c: Color) -> (usize, u32) {
     let half = pos.patterns().half as isize;
     let (mut first, mut n) = (0, 0);
     for d in 0..4 {
