@@ -1456,3 +1456,71 @@ impl Player for SearchPlayer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(diagram: &str) -> Position {
+        let pats = Arc::new(Patterns::new(&Rules::from_mask(0, 5).0).expect("freestyle tables"));
+        Position::new(&Board::from_diagram(diagram).expect("diagram"), pats)
+    }
+
+    /// The quiescence's value of a position for the side to move, with an open window.
+    fn quiesce(pos: Position) -> (i32, i32) {
+        let tt = Tt::new(1 << 20);
+        let stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
+        let mut budget = LEAF_VCF_NODES;
+        let v = w.quiesce(-INF, INF, 0, None, LEAF_VCF_FOURS, &mut budget);
+        (v, evaluate(&w.pos))
+    }
+
+    #[test]
+    fn the_quiescence_plays_a_four_three_to_the_win() {
+        // Black to move: g5 is a four on row 5 (c5 blocks its other end) and an open three on
+        // column g. Four, block, open four, block, five: a win in five plies.
+        let (v, _) = quiesce(position(
+            "
+            o . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . x . . . .
+            . . o x x x . . . . .
+            . . . . . . x . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            o . . . . . . . . o o
+            ",
+        ));
+        assert_eq!(v, WIN - 5);
+    }
+
+    #[test]
+    fn the_quiescence_stands_on_the_evaluation_without_a_four_worth_playing() {
+        // Black to move: its only fours are plain ones (nothing else on their cells' lines), so it
+        // stands pat.
+        let pos = position(
+            "
+            o . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . o x x x . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . x .
+            . . . . . . . . . . .
+            . x . . . . . . . . .
+            o . . . . . . . . o o
+            ",
+        );
+        assert_eq!(pos.side(), Color::Black);
+        assert!(pos.count(Color::Black, Class::B4) > 0);
+        let (v, eval) = quiesce(pos);
+        assert_eq!(v, eval);
+    }
+}
