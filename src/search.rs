@@ -505,8 +505,7 @@ impl<'a> Worker<'a> {
             && self.pos.count(opp, Class::Flex4) > 0
             && self.pos.patterns().rules.variant != Variant::Renju;
         if (depth <= 0 && !threatened) || ply >= MAX_PLY {
-            // Quiescence: a side with fours checks for a short VCF before the static evaluation,
-            // unless the evaluation fails high already (a win would only fail higher).
+            // Quiescence (see `quiesce`): the evaluation, or a line of our fours that beats it.
             if ply >= MAX_PLY || pente {
                 return evaluate(&self.pos);
             }
