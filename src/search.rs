@@ -481,16 +481,7 @@ impl<'a> Worker<'a> {
         {
             return WIN - p - 3;
         }
-        // A double three, or a four with a three, wins in five plies when the opponent has no four to
-        // interpose: the four's block (or any block of one three) leaves the other three to become an
-        // open four. Not for renju black: a three's open-four point may be a foul the shapes cannot see.
-        if !pente
-            && !self.pos.restricted(me)
-            && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
-            && [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden]
-                .iter()
-                .all(|&k| self.pos.count(opp, k) == 0)
-        {
+        if !pente && self.threes_win() {
             return WIN - p - 5;
         }
         if self.pos.board().is_full() {
@@ -798,6 +789,19 @@ impl<'a> Worker<'a> {
         self.pos.capture_moves(c).iter().any(|&(_, n)| n >= need)
     }
 
+    /// Whether the side to move wins in five plies with a double three or a four with a three: the
+    /// opponent has no four to interpose, and the four's block (or any block of one three) leaves the
+    /// other three to become an open four. Not for renju black: a three's open-four point may be a foul
+    /// the shapes cannot see. (Not for Pente either, where a capture may break a three: callers check.)
+    fn threes_win(&self) -> bool {
+        let me = self.pos.side();
+        !self.pos.restricted(me)
+            && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
+            && [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden]
+                .iter()
+                .all(|&k| self.pos.count(me.opp(), k) == 0)
+    }
+
     /// Quiescence over fours (Rapfi's, after Stockfish's captures): the side to move may stand on its
     /// evaluation or play a four of the narrow VCF's (`threat::vcf_candidates`), whose block is forced,
     /// and go on from there. A four that wins shows as a win; one whose block leaves a better
@@ -829,12 +833,7 @@ impl<'a> Worker<'a> {
             if self.pos.count(me, Class::Flex4) > 0 {
                 return WIN - p - 3;
             }
-            if !self.pos.restricted(me)
-                && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
-                && [Class::B4, Class::B4F3, Class::Flex4, Class::MaybeForbidden]
-                    .iter()
-                    .all(|&k| self.pos.count(opp, k) == 0)
-            {
+            if self.threes_win() {
                 return WIN - p - 5;
             }
         }
