@@ -848,12 +848,9 @@ impl<'a> Worker<'a> {
         }
         let mut cands = [(0u8, 0usize); 8];
         let n = vcf_candidates(&self.pos, last, &mut cands);
-        let cands = &mut cands[..n];
-        cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let width = if last.is_some() { 2 } else { n };
         let mut best = eval;
         alpha = alpha.max(eval);
-        for &(_, m) in cands.iter().take(width) {
+        for &(_, m) in &cands[..n] {
             if *budget == 0 {
                 break;
             }

@@ -107,10 +107,8 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
         },
         _ => return false,
     };
-    let cands = &mut cands[..n];
-    cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let width = if last.is_some() { 2 } else { n };
-    for &(_, m) in cands.iter().take(width) {
+    // (The candidates come best first, as many as are to be tried; a block is the only one.)
+    for &(_, m) in &cands[..n] {
         *budget = budget.saturating_sub(1);
         pos.play(m);
         let (five, fives) = five_point_near(pos, m, me);
@@ -137,7 +135,8 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
 
 /// The fours of the side to move worth trying in a narrow VCF (see `narrow_vcf`), ranked by
 /// `vcf_candidate`: every such four on the board when `last` is None, else those within four cells
-/// of `last` on its lines. The best `cands.len()` are kept (unordered); returns how many.
+/// of `last` on its lines. The best `cands.len()` are kept, best first, and below the first four only
+/// the best two (see `narrow_vcf`); returns how many are to be tried.
 pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usize)]) -> usize {
     let me = pos.side();
     let mut n = 0;
@@ -178,7 +177,9 @@ pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usi
             }
         }
     }
-    n
+    let cands = &mut cands[..n];
+    cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if last.is_some() { n.min(2) } else { n }
 }
 
 /// Whether the empty cell `j` is a four for `c` worth trying in the narrow VCF, and its rank: a
