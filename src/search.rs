@@ -1616,7 +1616,7 @@ mod tests {
     }
 
     #[test]
-    fn a_wrong_aspiration_guess_widens_to_the_full_window_answer() {
+    fn a_wrong_aspiration_guess_widens_to_a_score_near_the_full_windows() {
         // A quiet middle game: the window starts far above or far below the true score, fails, and
         // widens until the score lies inside it: a score close to the full window's, not a bound.
         let pos = || {
