@@ -961,7 +961,7 @@ impl<'a> Worker<'a> {
     /// expected score, not against an infinite one. In one early middle game of a lost game against
     /// Rapfi two such re-searches were 85% of the nodes of the iteration that the 300 ms turn could
     /// not finish; with the window that iteration took half the time. Self-play at 100 ms: 204-196
-    /// (+7 +- 33 Elo, 400 games); against Rapfi at 300 ms 184-296 of 480 (38.3%, where the code before
+    /// (+7 +- 33 Elo, 400 games); against Rapfi at 300 ms 247-393 of 640 (38.6%, where the code before
     /// scored 33.8% over 480), at 100 ms 45.6% of 480 (42.1% over 960 before). (With the weight
     /// matrix's evaluation and order, before the pruning that depends on the window, it saved 2% of
     /// the nodes and was not played.)
