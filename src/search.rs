@@ -1053,13 +1053,12 @@ impl<'a> Worker<'a> {
                 // (moves[0] is then the best of them); otherwise the last complete depth decides.
                 return (n > 0 && best > -INF && self.improved).then_some(best);
             }
+            // (`best` never exceeds `alpha`, so a move that beats alpha is the new best. Below the
+            // window a score is only a bound: such a move keeps its place.)
             if n == 0 || v > alpha {
-                // (Below the window a score is only a bound: such a move keeps its place.)
-                if v > best {
-                    best = v;
-                    moves[..=n].rotate_right(1);
-                    self.improved = n > 0;
-                }
+                best = v;
+                moves[..=n].rotate_right(1);
+                self.improved = n > 0;
                 alpha = alpha.max(v);
                 if v >= beta {
                     break;
