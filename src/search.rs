@@ -72,6 +72,16 @@ const LEAF_VCF_NODES: u32 = 16;
 /// 225.5-227 against 64 without it (+45 +- 34).
 const THREAT_VCF_FOURS: u32 = 8;
 const THREAT_VCF_NODES: u32 = 12;
+/// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and threes
+/// and the cells of its line). A quiet move can beat the threat too: one that gives the blocks of the
+/// opponent's fours a four of ours to make, or builds an attack that wins first. Without it such a
+/// move was searched only when every listed answer lost, so a node where one of them merely held
+/// never saw it: black's i10, move 13 of game 135 in the fourteenth session's run against Rapfi,
+/// lost to e7 d6 e8, and e8 (a closed three and a two) was not among white's answers after d6. Our
+/// search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at depth 19. The table's move, when the node has one, is the first of the two (it outranks
+/// every other candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it
+/// was (242741 against 243224); one made it 269256, three 299653.
+const THREAT_QUIET_MOVES: usize = 2;
 /// Entries of each worker's memo of small VCF checks (a power of two).
 const VCF_MEMO_SIZE: usize = 1 << 16;
 /// Mixed into the memo key (an earlier leaf check shared the memo).
@@ -283,10 +293,12 @@ impl<'a> Worker<'a> {
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
         } else if let Some(line) = if pente || !vcf_check { None } else { self.opponent_vcf() } {
             // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
-            // or a three of ours (a counter-threat: the blocks of the opponent's fours may then make
-            // fours of ours, which breaks the line; missing these threw away won games).
+            // a three of ours (a counter-threat: the blocks of the opponent's fours may then make
+            // fours of ours, which breaks the line; missing these threw away won games), or one of the
+            // prior's best quiet moves (see `THREAT_QUIET_MOVES`).
             let mut set = four_moves(&self.pos, me);
-            for i in line.into_iter().chain(three_moves(&self.pos, me)) {
+            let quiet = self.top_near_moves(tt_move, THREAT_QUIET_MOVES);
+            for i in line.into_iter().chain(three_moves(&self.pos, me)).chain(quiet) {
                 if self.pos.is_empty(i) && !set.contains(&i) {
                     set.push(i);
                 }
@@ -1612,6 +1624,41 @@ mod tests {
         let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
         let v = w.root(&mut moves, depth, &mut vec![], prev).expect("a complete search");
         (v, moves[0])
+    }
+
+    #[test]
+    fn a_quiet_move_answers_a_vcf_threat_when_it_wins_first() {
+        // Game 135 of the fourteenth session's run against Rapfi, rows numbered from the bottom: our
+        // i10 (black) lost to e7 d6 e8. Here black must block white's four at d6; then black has a VCF
+        // if it could move again (on column i), and white's winning answer, e8 (a closed three and a
+        // two), is none of its fours, threes or the points of that line. The search must try it: it
+        // finds the win by depth 6; without e8 among white's answers, not even at depth 16.
+        let pos = position(
+            "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . x . . . . . .
+            . . . . . x x o x . . . . . .
+            . . . . . x o o . . . . . . .
+            . . . . . o o x . . . . . . .
+            . . . . o . o . x . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            ",
+        );
+        assert_eq!(pos.side(), Color::Black);
+        let tt = Tt::new(1 << 20);
+        let stop = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
+        let v = (1..=8).map(|d| w.search(-INF, INF, d, 0, false)).last().expect("a depth");
+        assert!(v <= -WIN_THRESHOLD, "black should be lost: {v}");
     }
 
     #[test]
