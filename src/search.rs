@@ -76,10 +76,11 @@ const THREAT_VCF_NODES: u32 = 12;
 /// and the cells of its line). A quiet move can beat the threat too: one that gives the blocks of the
 /// opponent's fours a four of ours to make, or builds an attack that wins first. Without it such a
 /// move was searched only when every listed answer lost, so a node where one of them merely held
-/// never saw it: black's i10, move 13 of game 135 in the fourteenth session's run against Rapfi,
-/// lost to e7 d6 e8, and e8 (a closed three and a two) was not among white's answers after d6. Our
-/// search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at depth 19. The table's move, when the node has one, is the first of the two (it outranks
-/// every other candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it
+/// never saw it: black's i10, move 13 of game 135 in the thirteenth session's fourth 300 ms run
+/// against Rapfi, lost to e7 d6 e8, and e8 (a closed three and a two) was not among white's answers
+/// after d6. Our search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at
+/// depth 19. The table's move, when the node has one, is the first of the two (it outranks every
+/// other candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it
 /// was (242741 against 243224); one made it 269256, three 299653.
 const THREAT_QUIET_MOVES: usize = 2;
 /// Entries of each worker's memo of small VCF checks (a power of two).
@@ -1628,11 +1629,12 @@ mod tests {
 
     #[test]
     fn a_quiet_move_answers_a_vcf_threat_when_it_wins_first() {
-        // Game 135 of the fourteenth session's run against Rapfi, rows numbered from the bottom: our
-        // i10 (black) lost to e7 d6 e8. Here black must block white's four at d6; then black has a VCF
-        // if it could move again (on column i), and white's winning answer, e8 (a closed three and a
-        // two), is none of its fours, threes or the points of that line. The search must try it: it
-        // finds the win by depth 6; without e8 among white's answers, not even at depth 16.
+        // Game 135 of the thirteenth session's fourth 300 ms run against Rapfi, rows numbered from the
+        // bottom: our i10 (black) lost to e7 d6 e8. Here black must block white's four at d6; then
+        // black has a VCF if it could move again (on column i), and white's winning answer, e8 (a
+        // closed three and a two), is none of its fours, threes or the points of that line. The
+        // search must try it: it finds the win by depth 6; without e8 among white's answers, not even
+        // at depth 16.
         let pos = position(
             "
             . . . . . . . . . . . . . . .
