@@ -1559,13 +1559,20 @@ mod tests {
 
     /// The quiescence's value of a position for the side to move, with an open window.
     fn quiesce(pos: Position) -> (i32, i32) {
+        with_worker(pos, |w| {
+            let mut budget = LEAF_VCF_NODES;
+            let v = w.quiesce(-INF, INF, 0, None, LEAF_VCF_FOURS, &mut budget);
+            (v, evaluate(&w.pos))
+        })
+    }
+
+    /// Runs `f` on a main-thread worker for `pos` with a fresh table and no limits.
+    fn with_worker<R>(pos: Position, f: impl FnOnce(&mut Worker) -> R) -> R {
         let tt = Tt::new(1 << 20);
         let stop = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
-        let mut budget = LEAF_VCF_NODES;
-        let v = w.quiesce(-INF, INF, 0, None, LEAF_VCF_FOURS, &mut budget);
-        (v, evaluate(&w.pos))
+        f(&mut w)
     }
 
     #[test]
@@ -1618,13 +1625,11 @@ mod tests {
     /// The root's score and first move at `depth`, with an aspiration window around `prev` (none:
     /// the full window), on a fresh table.
     fn root(pos: Position, depth: i32, prev: Option<i32>) -> (i32, usize) {
-        let tt = Tt::new(1 << 20);
-        let stop = AtomicBool::new(false);
-        let nodes = AtomicU64::new(0);
-        let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
-        let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
-        let v = w.root(&mut moves, depth, &mut vec![], prev).expect("a complete search");
-        (v, moves[0])
+        with_worker(pos, |w| {
+            let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
+            let v = w.root(&mut moves, depth, &mut vec![], prev).expect("a complete search");
+            (v, moves[0])
+        })
     }
 
     #[test]
@@ -1655,11 +1660,8 @@ mod tests {
             ",
         );
         assert_eq!(pos.side(), Color::Black);
-        let tt = Tt::new(1 << 20);
-        let stop = AtomicBool::new(false);
-        let nodes = AtomicU64::new(0);
-        let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
-        let v = (1..=8).map(|d| w.search(-INF, INF, d, 0, false)).last().expect("a depth");
+        let v =
+            with_worker(pos, |w| (1..=8).map(|d| w.search(-INF, INF, d, 0, false)).last().expect("a depth"));
         assert!(v <= -WIN_THRESHOLD, "black should be lost: {v}");
     }
 
