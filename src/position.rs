@@ -578,6 +578,12 @@ impl Position {
         self.class[t][ci]
     }
 
+    /// The hash key after the side to move plays on `i` (captures aside: a key for prefetching).
+    #[inline]
+    pub fn hash_after(&self, i: usize) -> u64 {
+        self.hash ^ zobrist(i, self.side.index()) ^ SIDE_KEY
+    }
+
     /// Plays a stone of the side to move on the empty cell `i`.
     pub fn play(&mut self, i: usize) {
         debug_assert!(self.cells[i] == EMPTY, "play on a non-empty cell");

@@ -491,6 +491,7 @@ impl<'a> Worker<'a> {
             // A forced move costs no depth.
             self.was_four[ply] = self.pos.class(b, me).is_four();
             self.ext[ply + 1] = self.ext[ply];
+            self.tt.prefetch(self.pos.hash_after(b));
             self.pos.play(b);
             let v = -self.search(-beta, -alpha, depth, ply + 1, beta - alpha == 1 && !cut_node);
             self.pos.undo();
@@ -756,6 +757,7 @@ impl<'a> Worker<'a> {
         };
         let shallower = likely_high && !class.is_four();
         self.was_four[ply] = class.is_four();
+        self.tt.prefetch(self.pos.hash_after(m));
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };

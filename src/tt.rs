@@ -65,6 +65,24 @@ impl Tt {
         self.generation.load(Ordering::Relaxed) & 63
     }
 
+    /// Asks the processor to bring `key`'s slot into the cache. A hint only: the search calls it
+    /// before making the move whose node will probe the key, so the line arrives while the move's
+    /// line shapes are recomputed instead of stalling the probe (a probe missed the cache most of
+    /// the time: a table of 64 MB against a 2 MB second-level cache).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.slots[key as usize & self.mask];
+            // SAFETY: SSE is part of every x86_64 target, and a prefetch reads nothing (the
+            // address is a slot of this table anyway).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = &self.slots[key as usize & self.mask];
         let check = slot[0].load(Ordering::Relaxed);
