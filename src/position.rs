@@ -603,7 +603,8 @@ impl Position {
         // The mirror board takes the colour from us: after a null move (`pass`) its own count-based
         // turn would be wrong.
         self.board.place_unchecked(self.pos_of(i), self.side);
-        self.hash ^= zobrist(i, c) ^ SIDE_KEY;
+        // One definition of the move's key, the one the search prefetches with.
+        self.hash = self.hash_after(i);
         self.bump_near(i, 1);
         self.history.push(i);
         self.side = self.side.opp();
