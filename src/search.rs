@@ -1095,7 +1095,9 @@ impl<'a> Worker<'a> {
         Some(best)
     }
 
-    /// The principal variation from the table, starting with `first`.
+    /// The principal variation from the table, starting with `first`. A five and the block of the
+    /// opponent's only five are followed without the table: the search plays them before it stores
+    /// anything, so the table's line used to end at the first four.
     fn collect_pv(&mut self, first: usize, pv: &mut Vec<usize>) {
         let mut played = 0;
         let mut m = Some(first);
@@ -1106,6 +1108,21 @@ impl<'a> Worker<'a> {
             pv.push(i);
             self.pos.play(i);
             played += 1;
+            let me = self.pos.side();
+            if self.pos.capture_rule().is_none() {
+                // A five of the side to move ends the line; a single five of the other side is blocked.
+                if let Some(&win) = five_points(&self.pos, me).first() {
+                    pv.push(win);
+                    break;
+                }
+                if self.pos.count(me.opp(), Class::Five) > 0 {
+                    m = match five_points(&self.pos, me.opp())[..] {
+                        [b] if self.pos.legal_for(b, me) => Some(b),
+                        _ => None,
+                    };
+                    continue;
+                }
+            }
             m = self.tt.probe(self.pos.hash()).and_then(|e| e.mv);
         }
         for _ in 0..played {
@@ -1695,5 +1712,34 @@ mod tests {
             // (Not always the very same score: the pruning depends on the window.)
             assert!((w - v).abs() <= 50, "from {guess}: {w} against {v}");
         }
+    }
+    #[test]
+    fn the_principal_variation_goes_on_through_the_block_of_a_four() {
+        // Black (x, to move) wins with a four-three: the empty cell right of its closed three on the
+        // row makes a four there and an open three on the column. The search proves it without
+        // storing the forced block in the table, and the line shown must not stop at the four.
+        let pos = position(
+            "
+            o . . . . . . . . . o
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . x . . .
+            . . . . . . . x . . .
+            . . o . x x x . o . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            o . . . . . . . . . .
+            ",
+        );
+        let pv = with_worker(pos, |w| {
+            let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
+            let mut pv = vec![];
+            let v = w.root(&mut moves, 4, &mut pv, None).expect("a complete search");
+            assert!(v >= WIN_THRESHOLD, "a win: {v}");
+            pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect::<Vec<_>>()
+        });
+        assert!(pv.starts_with(&["h7".to_string(), "d7".to_string()]), "the block follows the four: {pv:?}");
     }
 }
