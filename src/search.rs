@@ -1155,24 +1155,41 @@ fn gentle_reduction(depth: i32, n: usize) -> i32 {
 /// against the flat 14 with the prior's order, and 223-177 (+40 +- 34) against the weight-matrix
 /// order with the flat 14; 6/6/8/10/12 lost 189-211 to them. With the weight-matrix order such
 /// limits never paid.
+///
+/// From six plies up the count grows with the depth as Rapfi's does (3 + d^1.32: 13 at 6, 16 at 7,
+/// 18 at 8, 23 at 10). A flat 12 left the prior's 13th move unsearched however long the turn, and
+/// Rapfi's lead grew with the time (our score fell from 45% at 100 ms to 36.5% at 300 ms). The extra
+/// moves come late, so they are reduced by several plies: 2% more `bench 10` nodes. Against Rapfi at
+/// 300 ms (freestyle, with the growing `defence_moves`): 134-186 and 135-185 of 320, 42.0% over 640
+/// games, where the flat counts scored 36.5% over 800, nearly all of it gained with white; at 100 ms
+/// 43.3% over 480 (the flat counts 44.9% over 1920): the longer the search, the more the counts count.
 fn quiet_moves(depth: i32) -> usize {
     match depth {
         ..=1 => 8,
         2 => 10,
-        _ => 12,
+        3..=5 => 12,
+        _ => rapfi_move_count(depth),
     }
 }
 
+/// Rapfi's move count `d` plies from the horizon (its futility move count where the evaluation is
+/// improving): 3 + d^1.32.
+fn rapfi_move_count(depth: i32) -> usize {
+    (3.0 + (depth as f32).powf(1.32)) as usize
+}
+
 /// Answers to an opponent's open three searched at first, `depth` plies from the horizon (PentaZen's
-/// counts). Every defence and every four of ours used to be searched at full depth there, the widest
-/// nodes of the tree: the limit scored 226.5-173.5 (+46 +- 33 Elo) in self-play at 100 ms and 107-93
-/// of 200 at 300 ms; 2/4/5/6 lost 194.5-205.5 to it.
+/// counts near the leaves, growing like `quiet_moves` further up: 11 at 5, 13 at 6). Every defence and
+/// every four of ours used to be searched at full depth there, the widest nodes of the tree: the limit
+/// scored 226.5-173.5 (+46 +- 33 Elo) in self-play at 100 ms and 107-93 of 200 at 300 ms; 2/4/5/6 lost
+/// 194.5-205.5 to it.
 fn defence_moves(depth: i32) -> usize {
     match depth {
         ..=1 => 3,
         2 => 5,
         3 => 7,
-        _ => 8,
+        4 => 8,
+        _ => rapfi_move_count(depth),
     }
 }
 
