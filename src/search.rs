@@ -1731,6 +1731,7 @@ mod tests {
             assert!((w - v).abs() <= 50, "from {guess}: {w} against {v}");
         }
     }
+
     #[test]
     fn the_principal_variation_goes_on_through_the_block_of_a_four() {
         // Black (x, to move) wins with a four-three: the empty cell right of its closed three on the
