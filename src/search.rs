@@ -1160,8 +1160,8 @@ fn gentle_reduction(depth: i32, n: usize) -> i32 {
 /// 18 at 8, 23 at 10). A flat 12 left the prior's 13th move unsearched however long the turn, and
 /// Rapfi's lead grew with the time (our score fell from 45% at 100 ms to 36.5% at 300 ms). The extra
 /// moves come late, so they are reduced by several plies: 2% more `bench 10` nodes. Against Rapfi at
-/// 300 ms (freestyle, with the growing `defence_moves`): 134-186, 135-185 and 88.5-151.5, 40.6% over
-/// 880 games, where the flat counts scored 36.5% over 800 (1.7 standard errors), most of it gained
+/// 300 ms (freestyle, with the growing `defence_moves`): 466-654 in four runs, 41.6% over 1120
+/// games, where the flat counts scored 36.5% over 800 (2.3 standard errors), most of it gained
 /// with white; at 100 ms 43.3% over 480 (the flat counts 44.9% over 1920). Renju and exact five stayed
 /// where they were. Growing faster (3 + d^1.45) scored 36.7% over 320.
 fn quiet_moves(depth: i32) -> usize {
