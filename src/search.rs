@@ -1532,7 +1532,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             // Rapfi at 300 ms (our answers 164-170 ms on average instead of 151): 144.5-175.5 and
             // 131.5-188.5 of 320, 43.1% over 640 against 41.5% over 1440 with the loss claims: no
             // worse within the noise, and kept for the reason above. Renju 43.4% of 160 (42.2% before);
-            // exact five 35.6% of 160 (42.7% over 320 before): to be re-run against af159bf.
+            // exact five 130-190 over 320 (40.6%), af159bf's search alongside 127.5-192.5 (39.8%).
             claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
             if claims >= CLAIM_ITERATIONS {
                 break;
