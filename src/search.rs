@@ -9,8 +9,8 @@
 //!    the table. Every thread publishes the deepest iteration it completes; the others abandon that
 //!    depth and go on past it, and the deepest result of any thread is the one played.
 //! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
-//!    A win or loss the search finds (as opposed to a solver's proof) ends the deepening early only once
-//!    three iterations in a row have found it.
+//!    A win the search finds (as opposed to a solver's proof) ends the deepening early only once three
+//!    iterations in a row have found it; a loss it finds never does.
 //!
 //! At every node the threats decide the moves before any ordering does (the "threat-space" part):
 //! a five wins; the opponent's five must be blocked; our open four wins in three; an opponent's open
@@ -1468,7 +1468,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             w.completed = Some(&completed);
         }
         let mut pv = vec![];
-        // Completed iterations in a row that claimed a win or a loss.
+        // Completed iterations in a row that claimed a win.
         let mut claims = 0;
         let mut depth = 1;
         while depth <= max_depth {
