@@ -435,6 +435,10 @@ impl<'a> Worker<'a> {
         self.pos.capture_rule().is_none()
     }
 
+    /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
+    /// logit) plus the history. The history, unbounded within a move, matters more than it looks beside
+    /// the fitted prior: against Rapfi at 300 ms (freestyle, 320 games each) the prior alone scored
+    /// 35.6%, twice the history's weight 40.9%, this weight about 41% (Strength, "Twenty-fourth session").
     #[inline]
     fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
