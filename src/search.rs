@@ -671,8 +671,9 @@ impl<'a> Worker<'a> {
                             if quiet {
                                 // The quiet moves tried before the cut failed here: they lose what
                                 // the cut move gains, so they sort later at the nodes that follow.
-                                // (It moved the bench's nodes by 0.04%: history weighs little beside
-                                // the prior; measured only together with razoring.)
+                                // (It moved the bench's nodes by 0.04%, so the malus weighs little
+                                // beside the bonus, unlike the history as a whole: see `score_move`;
+                                // measured only together with razoring.)
                                 let malus = depth * depth;
                                 for &f in moves[..k].iter().chain(staged.as_ref()) {
                                     let h = &mut self.history[f][me.index()];
