@@ -217,6 +217,9 @@ impl<'a> Worker<'a> {
             nodes: 0,
             counted: 0,
             aborted: false,
+            // Each search starts with an empty history, as Rapfi's does: kept from the move before at
+            // half its value it scored 40.2% against Rapfi at 300 ms (320 games), no better than this
+            // (Strength, "Twenty-fifth session").
             history: vec![[0; 2]; n],
             vcf_memo: vec![(0, false); VCF_MEMO_SIZE],
             main,
@@ -1414,6 +1417,9 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             }
         }
     };
+    // A forced answer is played at once. Spending the turn on the position after it instead (a turn's
+    // unspent time is lost, and the table would hold that tree when the opponent has moved) scored
+    // 39.8% against Rapfi at 300 ms, no better: about one answer in twenty is forced.
     if root_moves.len() == 1 {
         return Outcome {
             mv: Some(pos_of(&pos, root_moves[0])),
