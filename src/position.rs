@@ -97,7 +97,8 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
 ///
 /// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a
-/// position, `sigmoid(eval / 200)`, so our scale is Rapfi's) on quiet positions (no open-four point
+/// position, `sigmoid(eval / 200)`; its classical model in fact converts with 250, and searched, our
+/// evaluations spread half as wide as Rapfi's: see `search::evaluate`) on quiet positions (no open-four point
 /// for the mover, no five point for the waiter) of freestyle games, ours against the ladder. Shape and
 /// class terms are the third fit's (17369 positions); the pair terms and the constant were fitted over
 /// them on 32000 positions of later ladder games, a win or loss Rapfi found counted as eval +-800
