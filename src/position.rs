@@ -96,16 +96,16 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// waiting side's is worth about half of that. A cell where the mover has an open four point never
 /// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
 ///
-/// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a
-/// position, `sigmoid(eval / 200)`; its classical model in fact converts with 250, and searched, our
-/// evaluations spread half as wide as Rapfi's: see `search::evaluate`) on quiet positions (no open-four point
-/// for the mover, no five point for the waiter) of freestyle games, ours against the ladder. Shape and
-/// class terms are the third fit's (17369 positions); the pair terms and the constant were fitted over
-/// them on 32000 positions of later ladder games, a win or loss Rapfi found counted as eval +-800
-/// (without those, 37% of the positions, or with a penalty on large terms, the fit keeps the
-/// four-three points cheap, and such evaluations won a fifth of the games in self-play though they
-/// predicted Rapfi better). Shape and class terms are collinear (an open-four shape makes an
-/// open-four class), so single terms may look odd; their sums are what was fitted.
+/// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a position,
+/// `sigmoid(eval / 200)`; its classical model in fact converts with 250, and searched, our evaluations spread
+/// half as wide as Rapfi's: see `search::evaluate`) on quiet positions (no open-four point for the mover, no
+/// five point for the waiter) of freestyle games, ours against the ladder. Shape and class terms are the
+/// third fit's (17369 positions); the pair terms and the constant were fitted over them on 32000 positions of
+/// later ladder games, a win or loss Rapfi found counted as eval +-800 (without those, 37% of the positions,
+/// or with a penalty on large terms, the fit keeps the four-three points cheap, and such evaluations won a
+/// fifth of the games in self-play though they predicted Rapfi better). Shape and class terms are collinear
+/// (an open-four shape makes an open-four class), so single terms may look odd; their sums are what was
+/// fitted.
 const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
 const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
 const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
