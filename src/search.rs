@@ -206,8 +206,19 @@ fn capture_worth(n: u32, to_win: u32) -> i32 {
     n * 20 + n * n * 400 / (t * t)
 }
 
-/// Finds the opponent's five point, looking near the last move first.
+/// Finds the opponent's five point, looking near the last move first: a lone five point is nearly
+/// always on a line through the opponent's last stone (the four it just made), and the board scan
+/// that finds it anywhere else cost 2% of the search's time.
 fn block_point(pos: &Position, opp: Color) -> Option<usize> {
+    if pos.count(opp, Class::Five) == 1
+        && let Some(last) = pos.last()
+        && pos.cell(last) == opp.index() as u8
+    {
+        let (first, n) = five_point_near(pos, last, opp);
+        if n == 1 {
+            return Some(first);
+        }
+    }
     five_points(pos, opp).first().copied()
 }
 
