@@ -10,6 +10,8 @@
 //! Invariants (checked by `debug_validate` in tests):
 //! - for every empty cell, `shapes`, `class` and `terms` equal what a fresh computation gives;
 //! - `class_count[c][k]` is the number of empty cells whose class for colour c is k;
+//! - `strong[c]` has the bit of every cell, empty or not, whose `class` for c is a four or better or a
+//!   renju foul, and no other;
 //! - `sums[c]` is the sum of the empty cells' `terms` for c (weight, evaluation terms as the side to
 //!   move and as the side that waits);
 //! - `hash` is the XOR of the keys of the stones on the board and of the side to move;
@@ -217,6 +219,13 @@ pub struct Position {
     combo: [&'static [ComboEntry]; 2],
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
+    /// Per colour, a bit per cell: its class is a four or better, or a renju foul (`is_strong`). Kept
+    /// with `class` for every cell, stones too (a stone's class is the stale one it had when empty),
+    /// so that the scans for fives, fours and open-four points visit these few cells instead of the
+    /// whole board (they were 4% of the search's instructions).
+    strong: [Vec<u64>; 2],
+    /// The changes of `strong` since `new`, in order (`2 i + c`), so that `undo` flips back its move's.
+    toggled: Vec<u32>,
     /// Per cell and colour: the weight (move ordering), and the evaluation terms as the mover and as
     /// the waiting side ([`cell_terms`]).
     terms: Vec<[[i32; 3]; 2]>,
@@ -272,6 +281,7 @@ struct SavedCell {
 struct Frame {
     saved_len: usize,
     removed_len: usize,
+    toggled_len: usize,
     class_count: [[u32; Class::COUNT]; 2],
     sums: [[i64; 3]; 2],
     captured: [u32; 2],
@@ -314,6 +324,8 @@ impl Position {
             combo: combo_tables(pats.rules.variant == Variant::Renju),
             shapes: vec![[[Shape::None; 4]; 2]; n],
             class: vec![[Class::None; 2]; n],
+            strong: [vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]],
+            toggled: vec![],
             terms: vec![[[0; 3]; 2]; n],
             near: vec![0; n],
             board_cells: (0..h)
@@ -393,6 +405,8 @@ impl Position {
                 pos.refresh_all_dirs(i);
             }
         }
+        // No move will take the starting classes back.
+        pos.toggled.clear();
         pos
     }
 
@@ -510,6 +524,21 @@ impl Position {
         self.near[i] > 0
     }
 
+    /// The cells whose class for `c` is a four or better, or a renju foul, in board order (stones
+    /// among them: callers check `is_empty`). The scans for such cells look only here.
+    pub fn strong_cells(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
+        self.strong[c.index()].iter().enumerate().flat_map(|(w, &word)| {
+            let mut x = word;
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+
     /// The step of direction `d` in the padded array.
     #[inline]
     pub fn dir(&self, d: usize) -> isize {
@@ -592,6 +621,7 @@ impl Position {
         self.frames.push(Frame {
             saved_len: self.saved.len(),
             removed_len: self.removed.len(),
+            toggled_len: self.toggled.len(),
             class_count: self.class_count,
             sums: self.sums,
             captured: self.captured,
@@ -665,6 +695,7 @@ impl Position {
             self.refresh_all_dirs(i);
             self.refresh_around(i);
             self.saved.clear();
+            self.toggled.clear();
             return;
         };
         for k in (frame.removed_len..self.removed.len()).rev() {
@@ -680,6 +711,11 @@ impl Position {
         }
         self.captured = frame.captured;
         restore_cells(&self.saved[frame.saved_len..], &mut self.shapes, &mut self.class, &mut self.terms);
+        for &t in &self.toggled[frame.toggled_len..] {
+            let (j, c) = (t as usize / 2, t as usize % 2);
+            self.strong[c][j / 64] ^= 1 << (j % 64);
+        }
+        self.toggled.truncate(frame.toggled_len);
         self.saved.truncate(frame.saved_len);
         self.class_count = frame.class_count;
         self.sums = frame.sums;
@@ -808,6 +844,8 @@ impl Position {
                 combo: self.combo,
                 shapes: &mut self.shapes,
                 class: &mut self.class,
+                strong: &mut self.strong,
+                toggled: &mut self.toggled,
                 terms: &mut self.terms,
                 class_count: &mut self.class_count,
                 saved: &mut self.saved,
@@ -844,6 +882,7 @@ impl Position {
     #[inline]
     fn settle_colour(&mut self, i: usize, c: usize) {
         let ComboEntry { terms, class, .. } = self.combo[c][combo_index(self.shapes[i][c])];
+        set_strong(&mut self.strong, &mut self.toggled, i, c, self.class[i][c], class);
         self.class[i][c] = class;
         self.terms[i][c] = terms;
         self.class_count[c][class as usize] += 1;
@@ -864,6 +903,8 @@ struct Fields<'a> {
     combo: [&'static [ComboEntry]; 2],
     shapes: &'a mut [[[Shape; 4]; 2]],
     class: &'a mut [[Class; 2]],
+    strong: &'a mut [Vec<u64>; 2],
+    toggled: &'a mut Vec<u32>,
     terms: &'a mut [[[i32; 3]; 2]],
     class_count: &'a mut [[u32; Class::COUNT]; 2],
     saved: &'a mut Vec<SavedCell>,
@@ -887,7 +928,8 @@ fn refresh_lines(i: usize, mut f: Fields) -> [[i64; 3]; 2] {
 /// `refresh_lines` on the line of direction `D`.
 #[inline(always)]
 fn refresh_line<const D: usize>(i: usize, f: &mut Fields, delta: &mut [[i64; 3]; 2]) {
-    let Fields { pats, dirs, cells, keys, combo, shapes, class, terms, class_count, saved } = f;
+    let Fields { pats, dirs, cells, keys, combo, shapes, class, strong, toggled, terms, class_count, saved } =
+        f;
     let half = pats.half as isize;
     let step = dirs[D];
     for k in -half..=half {
@@ -919,6 +961,7 @@ fn refresh_line<const D: usize>(i: usize, f: &mut Fields, delta: &mut [[i64; 3];
                 if e.class != old_class {
                     class_count[c][old_class as usize] -= 1;
                     class_count[c][e.class as usize] += 1;
+                    set_strong(strong, toggled, j, c, old_class, e.class);
                     class[j][c] = e.class;
                 }
                 terms[j][c] = e.terms;
@@ -944,6 +987,30 @@ fn restore_cells(
         shapes[j] = s.shapes;
         class[j] = s.class;
         terms[j] = s.terms;
+    }
+}
+
+/// Whether a class puts its cell in `Position::strong`: a four or better, or a renju foul (which may
+/// hide a four).
+#[inline]
+fn is_strong(k: Class) -> bool {
+    k as u8 >= Class::B4 as u8
+}
+
+/// Keeps cell `i`'s bit in colour `c`'s `strong` set in step with its class going from `old` to
+/// `new`, and logs a change in `toggled` (as `2 i + c`) for the undo.
+#[inline]
+fn set_strong(
+    strong: &mut [Vec<u64>; 2],
+    toggled: &mut Vec<u32>,
+    i: usize,
+    c: usize,
+    old: Class,
+    new: Class,
+) {
+    if is_strong(old) != is_strong(new) {
+        strong[c][i / 64] ^= 1 << (i % 64);
+        toggled.push((2 * i + c) as u32);
     }
 }
 
@@ -1106,6 +1173,13 @@ impl Position {
                     || self.terms[i] != fresh.terms[i])
             {
                 return Err(format!("cell {} stale", self.pos_of(i)));
+            }
+        }
+        for i in 0..self.cells.len() {
+            for c in 0..2 {
+                if (self.strong[c][i / 64] >> (i % 64) & 1 == 1) != is_strong(self.class[i][c]) {
+                    return Err(format!("strong bit of cell {i} out of step"));
+                }
             }
         }
         if self.class_count != fresh.class_count || self.sums != fresh.sums {

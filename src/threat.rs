@@ -63,7 +63,7 @@ pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
     if n == 0 {
         return vec![];
     }
-    pos.indices().filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).take(n).collect()
+    pos.strong_cells(c).filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).take(n).collect()
 }
 
 /// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
@@ -157,7 +157,7 @@ pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usi
         None => {
             // The counts say how many fours there are: the scan stops after the last.
             let mut left = pos.count(me, Class::B4) + pos.count(me, Class::B4F3);
-            for j in pos.indices() {
+            for j in pos.strong_cells(me) {
                 if left == 0 {
                     break;
                 }
@@ -241,7 +241,7 @@ pub fn four_moves(pos: &Position, c: Color) -> Vec<usize> {
     // Every cell of those classes is looked at, and the scan stops after the last of them.
     let mut left = fours;
     let mut v: Vec<(u8, usize)> = vec![];
-    for i in pos.indices() {
+    for i in pos.strong_cells(c) {
         if left == 0 {
             break;
         }
@@ -271,7 +271,7 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     let mut out = four_moves(pos, def);
     let half = pos.patterns().half as isize;
     let threats: Vec<usize> = pos
-        .indices()
+        .strong_cells(att)
         .filter(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4)
         .take(pos.count(att, Class::Flex4) as usize)
         .collect();
@@ -482,7 +482,9 @@ impl<'a> Solver<'a> {
         }
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
             // An open four now: wins in two.
-            if let Some(m) = pos.indices().find(|&i| pos.is_empty(i) && pos.class(i, me) == Class::Flex4) {
+            if let Some(m) =
+                pos.strong_cells(me).find(|&i| pos.is_empty(i) && pos.class(i, me) == Class::Flex4)
+            {
                 line.push(m);
                 return true;
             }
