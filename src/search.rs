@@ -33,8 +33,8 @@ use crate::policy;
 use crate::position::{Class, Position};
 use crate::rules::{Rules, Variant};
 use crate::threat::{
-    Solver, ThreatLimits, defences, five_point_near, five_points, fives_around, four_moves, makes_four,
-    three_moves, vcf_candidates,
+    Solver, ThreatLimits, block_point, defences, five_point_near, five_points, fives_around, four_moves,
+    makes_four, three_moves, vcf_candidates,
 };
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
@@ -204,22 +204,6 @@ fn capture_worth(n: u32, to_win: u32) -> i32 {
     let n = n.min(to_win) as i32;
     let t = to_win.max(1) as i32;
     n * 20 + n * n * 400 / (t * t)
-}
-
-/// Finds the opponent's five point, looking near the last move first: a lone five point is nearly
-/// always on a line through the opponent's last stone (the four it just made), and the board scan
-/// that finds it anywhere else cost 2% of the search's time.
-fn block_point(pos: &Position, opp: Color) -> Option<usize> {
-    if pos.count(opp, Class::Five) == 1
-        && let Some(last) = pos.last()
-        && pos.cell(last) == opp.index() as u8
-    {
-        let (first, n) = five_point_near(pos, last, opp);
-        if n == 1 {
-            return Some(first);
-        }
-    }
-    five_points(pos, opp).first().copied()
 }
 
 impl<'a> Worker<'a> {

@@ -66,6 +66,22 @@ pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
     pos.strong_cells(c).filter(|&i| pos.is_empty(i) && pos.class(i, c) == Class::Five).take(n).collect()
 }
 
+/// Finds the opponent's five point, looking near the last move first: a lone five point is nearly
+/// always on a line through the opponent's last stone (the four it just made), and the board scan
+/// that finds it anywhere else cost 2% of the search's time.
+pub fn block_point(pos: &Position, opp: Color) -> Option<usize> {
+    if pos.count(opp, Class::Five) == 1
+        && let Some(last) = pos.last()
+        && pos.cell(last) == opp.index() as u8
+    {
+        let (first, n) = five_point_near(pos, last, opp);
+        if n == 1 {
+            return Some(first);
+        }
+    }
+    five_points(pos, opp).first().copied()
+}
+
 /// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
 /// more on another line (a three, a closed three, a second four), and below the first four only
 /// those within four cells of the attacker's previous four, at most two of them: a four that adds
@@ -91,13 +107,7 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
         }
         // The opponent's five point comes from its block, the last move (one found elsewhere by
         // the scan).
-        1 => match pos
-            .last()
-            .map(|l| five_point_near(pos, l, opp))
-            .filter(|f| f.1 > 0)
-            .map(|f| f.0)
-            .or_else(|| five_points(pos, opp).first().copied())
-        {
+        1 => match block_point(pos, opp) {
             // Our block of the opponent's four must be a four itself, or the attack is over.
             Some(b) if pos.class(b, me).is_four() && pos.legal_for(b, me) => {
                 cands[0] = (0, b);
