@@ -535,7 +535,10 @@ impl<'a> Worker<'a> {
         // An open three of the opponent's at the horizon is not quiet: its defences are searched (a
         // ply or two beyond the nominal depth) instead of trusting the static evaluation. Not under
         // renju, where it cost games against Carbon (109-51 without it, 90-70 with it, 160 games each;
-        // black's threes whose four points are fouls may make the extra plies a waste).
+        // black's threes whose four points are fouls may make the extra plies a waste). With the
+        // present search it did no harm there either: 141-179 of 320 renju games against Rapfi at 300
+        // ms (44.1%, the search without it 43.2% over 1600), too close to change the rule's search
+        // (Strength, "Thirty-first session").
         let threatened = !pente
             && depth > -2
             && self.pos.count(opp, Class::Flex4) > 0
@@ -658,7 +661,11 @@ impl<'a> Worker<'a> {
             };
             // Just above the leaves the opponent's VCF threat is not looked for: the check cost a
             // quarter of the nodes, and the leaf's own small VCF (the opponent moves there) catches
-            // the short ones. Self-play, 100 ms, 400 games: 223.5-176.5 (+41 +- 34 Elo).
+            // the short ones. Self-play, 100 ms, 400 games: 223.5-176.5 (+41 +- 34 Elo). Against Rapfi
+            // at 300 ms (320 freestyle games each, the search as it is about 40.5%): looked for here
+            // too, with two more answers to an open three up to four plies from the horizon (see
+            // `defence_moves`; 40% more `bench 10` nodes), 36.6%; looked for only from three plies up
+            // (38% fewer nodes), 39.1% (Strength, "Thirty-first session").
             let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
@@ -874,7 +881,10 @@ impl<'a> Worker<'a> {
     /// 100 ms, 400 games, 207.5-192.5 (+13 +- 33 Elo); against Rapfi 183-297 of 480 (38.1%, against
     /// 37.1% over 960 before). With the table's bound on the evaluation (see `search`) the two scored
     /// +55 +- 33 in self-play and 42.4% against Rapfi. Plain fours near our own last move at the leaf
-    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33).
+    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33). Rapfi's delta
+    /// pruning, the evaluation returned without a four tried where it lies more than 1000 below alpha
+    /// (Rapfi's margin on our scale; 4% fewer `bench 10` nodes), scored 39.2% of 320 games against Rapfi
+    /// at 300 ms, the quiescence as it is about 40.4% (Strength, "Thirty-first session").
     fn quiesce(
         &mut self,
         mut alpha: i32,
