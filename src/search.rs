@@ -797,10 +797,10 @@ impl<'a> Worker<'a> {
         // closed three or two open twos (four and three material) reduced a ply less scored 42.0% of
         // 320 games against Rapfi at 300 ms, those that take such a point from the opponent 38.9%,
         // both the same as without (Strength, "Twenty-eighth session"). Moves that make an open three
-        // reduced like quiet ones (Rapfi reduces them, unless they follow a threat of its own) found 14
-        // of 66 long wins at 300 ms instead of 6, yet scored 36.9% of 320 games against Rapfi, the
-        // search as it is about 40%; with Rapfi's exemption (unreduced after a threat of our own two
-        // plies up) 41.7%, the same (Strength, "Thirty-second session").
+        // reduced like quiet ones (Rapfi reduces them, half a ply less after a threat of its own) found
+        // 14 of 66 long wins at 300 ms instead of 6, yet scored 36.9% of 320 games against Rapfi, the
+        // search as it is about 40%; left unreduced when our move two plies up made an open three, a
+        // four-three or an open four, 41.7%, the same (Strength, "Thirty-second session").
         let class = self.pos.class(m, self.pos.side());
         let threat = match class {
             Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4 => true,
