@@ -625,7 +625,10 @@ impl<'a> Worker<'a> {
         // (At a quiet node outside Pente, `calm` says the opponent has no four.) No ProbCut beside it:
         // the table's move and the prior's best searched three plies shallower against beta + 100
         // from five plies up scored 39.7% of 320 games against Rapfi at 300 ms, the same as without
-        // (it cut 618 of the 251427 `bench 10` nodes; Strength, "Twenty-eighth session").
+        // (it cut 618 of the 251427 `bench 10` nodes; Strength, "Twenty-eighth session"). Fours are not
+        // made shallower here, but not deeper either: Rapfi's ply more for a four whose move two plies
+        // up was a four too scored 39.2% of 320 (21% more `bench 10` nodes; Strength, "Thirty-third
+        // session").
         let likely_high = eval.is_some_and(|e| {
             e >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(!calm)
         });
@@ -640,7 +643,10 @@ impl<'a> Worker<'a> {
         let mut cut = false;
         // No singular extension for the table's move: Rapfi's, as its code has it, scored 41.4% of 320
         // games against Rapfi at 300 ms (the search without it about 41%) for 53% more `bench 10` nodes
-        // (Strength, "Twenty-seventh session"; the eleventh session's form scored lower still).
+        // (Strength, "Twenty-seventh session"; the eleventh session's form scored lower still). Nor
+        // Rapfi's small extension of it (a quarter of a ply on the principal variation, 0.08 off it,
+        // 0.24 more for a four within 4 of our previous move), carried along the line until it makes a
+        // ply: 39.7% of 320, 63% more `bench 10` nodes (Strength, "Thirty-third session").
         if let Some(m) = staged {
             let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false, likely_high, cut_node);
             if self.aborted {
@@ -800,7 +806,8 @@ impl<'a> Worker<'a> {
         // reduced like quiet ones (Rapfi reduces them, half a ply less after a threat of its own) found
         // 14 of 66 long wins at 300 ms instead of 6, yet scored 36.9% of 320 games against Rapfi, the
         // search as it is about 40%; left unreduced when our move two plies up made an open three, a
-        // four-three or an open four, 41.7%, the same (Strength, "Thirty-second session").
+        // four-three or an open four, 41.7%, and 40.8% when played again, 41.3% over 640: the same
+        // (Strength, "Thirty-second session" and "Thirty-third session").
         let class = self.pos.class(m, self.pos.side());
         let threat = match class {
             Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4 => true,
@@ -821,7 +828,10 @@ impl<'a> Worker<'a> {
             // (209.5-190.5 and 213-187 in self-play at 100 ms against from the fourth on), from the
             // fourth in the weight matrix's. Not the answers to an open three: the late ones reduced
             // the same way (fours and threes excepted, as Rapfi reduces its late defences) scored
-            // 38.6% of 320 games against Rapfi at 300 ms (Strength, "Thirty-second session").
+            // 38.6% of 320 games against Rapfi at 300 ms (Strength, "Thirty-second session"). Nor a
+            // ply less for a late quiet move that continues our attack (Rapfi's continuous-attack rule:
+            // our move two plies up made a three or a four, this one lies within 4 of it and makes two
+            // open twos or closed threes): 35.2% of 320 (Strength, "Thirty-third session").
             let prior = self.prior_ordered();
             let from = if prior { 2 } else { 3 };
             let reduce = if !(quiet && !threat && depth >= 2 && n >= from) {
@@ -1409,7 +1419,11 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut nodes = 0;
     // Step 2. Threat solvers.
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
-    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth.
+    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth. Only
+    // here: a VCT probe inside the tree (at calm nodes five or seven plies or more from the horizon,
+    // 100 or 300 solver nodes each) found fewer of the 66 long wins at 300 ms (2-4 against 6): its
+    // nodes cost several of the search's, and it slowed the search more than its wins saved (Strength,
+    // "Thirty-third session").
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     // (The solvers know no captures: Pente goes straight to the search.)
     if !pente {
