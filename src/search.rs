@@ -123,7 +123,9 @@ const MAX_LMR_EXTENSIONS: u8 = 5;
 /// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first
 /// moves is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess
 /// is only a shallower look that is re-searched if the move beats alpha. Self-play, 100 ms, 400
-/// games: 212-188 twice (+21 +- 24 Elo over 800), renju 203-197; two plies 201-199.
+/// games: 212-188 twice (+21 +- 24 Elo over 800), renju 203-197; two plies 201-199. Against Rapfi
+/// at 300 ms without it (25% more `bench 10` nodes): 40.6% of 320, the same as with it (Strength,
+/// "Thirty-third session").
 const CUT_EXTRA: i32 = 1;
 /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
 /// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
@@ -626,9 +628,9 @@ impl<'a> Worker<'a> {
         // the table's move and the prior's best searched three plies shallower against beta + 100
         // from five plies up scored 39.7% of 320 games against Rapfi at 300 ms, the same as without
         // (it cut 618 of the 251427 `bench 10` nodes; Strength, "Twenty-eighth session"). Fours are not
-        // made shallower here, but not deeper either: Rapfi's ply more for a four whose move two plies
-        // up was a four too scored 39.2% of 320 (21% more `bench 10` nodes; Strength, "Thirty-third
-        // session").
+        // made shallower here, but not deeper either: Rapfi's ply more at such a node for a four whose
+        // move two plies up was a four too scored 39.2% of 320 (21% more `bench 10` nodes; Strength,
+        // "Thirty-third session").
         let likely_high = eval.is_some_and(|e| {
             e >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(!calm)
         });
@@ -1421,9 +1423,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
     // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth. Only
     // here: a VCT probe inside the tree (at calm nodes five or seven plies or more from the horizon,
-    // 100 or 300 solver nodes each) found fewer of the 66 long wins at 300 ms (2-4 against 6): its
-    // nodes cost several of the search's, and it slowed the search more than its wins saved (Strength,
-    // "Thirty-third session").
+    // 100 or 300 solver nodes each) found fewer of the 66 long wins at 300 ms (2-4 against 6) and
+    // reached no deeper (10.7-11.4 plies on average against 11.4; Strength, "Thirty-third session").
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     // (The solvers know no captures: Pente goes straight to the search.)
     if !pente {
