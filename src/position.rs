@@ -1070,7 +1070,11 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
     // freestyle positions only, where no cell has this class, and its zero terms valued such a cell
     // far above a double three for the waiting side (+93 against -51 points with its lines' terms).
     // Renju self-play, 100 ms, 800 games: 413-387 (+11 ± 24) against the zero terms; terms of zero
-    // for the whole cell, as for a certain foul: 200.5-199.5 of 400.
+    // for the whole cell, as for a certain foul: 200.5-199.5 of 400. Renju terms of their own (per
+    // colour and role a correction for each class, shape and pair, the threat term per colour), fitted
+    // to Rapfi's ratings of 9443 renju positions (held-out log-loss 0.664 to 0.603), played worse
+    // against Rapfi in renju: 34.1% of 320 games, and 35.8% with a ridge ten times as tight, where
+    // these scored 41.1% the same day, the loss all as black (README, Strength, "Thirty-fifth session").
     let as_class = if class == Class::MaybeForbidden { Class::F3x2 } else { class };
     let mut t = CLASS_TERMS[as_class as usize];
     for x in s {
