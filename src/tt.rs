@@ -37,6 +37,11 @@ const NO_MOVE: u64 = 0xFFFF;
 
 impl Tt {
     /// A table of at most `bytes` bytes (rounded down to a power of two slots, at least 1024).
+    ///
+    /// Ordinary pages: the table on 2 MB boundaries with `madvise(MADV_HUGEPAGE)` (as Rapfi has it; the
+    /// `libc` crate for the call) got huge pages from the kernel but ran `bench 12` no faster on a
+    /// 2-core machine (1.17-1.56 s of user time either way, five alternating runs), too little to
+    /// pay for a dependency (README, Strength, "Thirty-sixth session").
     pub fn new(bytes: u64) -> Tt {
         let want = (bytes / 16).max(1024);
         let n = 1usize << (63 - want.leading_zeros()) as usize;
