@@ -1,0 +1,120 @@
+//! The board has eight symmetries (four rotations, each mirrored), and none of the rules tells them
+//! apart: a position turned or mirrored must get the same evaluation, the same move prior on the
+//! corresponding cells, and the same classes (renju fouls included). The line shapes are kept per
+//! direction and updated incrementally, so a slip in one direction's bookkeeping or at one edge of the
+//! board shows here as a position whose turned copy is judged differently.
+//!
+//! The positions are the shared data's: the VCF sets (freestyle, exact five) and the renju foul set.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{Json, game, position, read_data};
+use quincunx::board::{Board, Cell, Color, Pos};
+use quincunx::pattern::Patterns;
+use quincunx::policy;
+use quincunx::position::Position;
+use quincunx::rules::Rules;
+use quincunx::search::evaluate;
+
+/// Symmetry `s` (0-7) of a point on an `n` x `n` board: bit 2 swaps the axes, bits 0 and 1 mirror
+/// them.
+fn turned(s: usize, p: Pos, n: usize) -> Pos {
+    let (x, y) = (p.x as usize, p.y as usize);
+    let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
+    let x = if s & 1 != 0 { n - 1 - x } else { x };
+    let y = if s & 2 != 0 { n - 1 - y } else { y };
+    Pos::new(x, y)
+}
+
+/// The same stones under symmetry `s`, each colour's in the same order (the prior reads the last
+/// two moves).
+fn turned_board(board: &Board, s: usize) -> Board {
+    let n = board.width();
+    let stones = |c: Color| -> Vec<Pos> {
+        board
+            .history()
+            .iter()
+            .filter(|&&p| board.get(p) == Cell::Stone(c))
+            .map(|&p| turned(s, p, n))
+            .collect()
+    };
+    let mut out = Board::new(n as i64, n as i64).expect("the original's size");
+    out.set_position(&stones(Color::Black), &stones(Color::White), &[]).expect("the original's stones");
+    out
+}
+
+/// What must not change: the evaluation, and per cell of the original (read at its turned point)
+/// the move prior of a candidate and both colours' classes.
+fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, String)>) {
+    let other = turned_board(board, s);
+    let pos = Position::new(&other, Arc::clone(pats));
+    let n = board.width();
+    let cells = board
+        .points()
+        .map(|p| {
+            let i = pos.index(turned(s, p, n));
+            let prior = if pos.is_empty(i) && pos.is_near(i) { policy::score(&pos, i) } else { 0 };
+            let classes = format!("{:?}/{:?}", pos.class(i, Color::Black), pos.class(i, Color::White));
+            (prior, classes)
+        })
+        .collect();
+    (evaluate(&pos), cells)
+}
+
+/// Checks every position of `boards` under `rules` and returns how many were checked.
+fn check_all(boards: &[Board], rules: &Rules, what: &str) -> usize {
+    let pats = Arc::new(Patterns::new(rules).expect("tables for the rule"));
+    for (k, board) in boards.iter().enumerate() {
+        let original = judged(board, &pats, 0);
+        for s in 1..8 {
+            let other = judged(board, &pats, s);
+            assert_eq!(original.0, other.0, "{what} position {k}: the evaluation differs under symmetry {s}");
+            assert!(
+                original.1 == other.1,
+                "{what} position {k}: a cell's prior or class differs under symmetry {s}"
+            );
+        }
+    }
+    boards.len()
+}
+
+fn vcf_boards(file: &str) -> Vec<Board> {
+    read_data(file)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|row| {
+            let r = Json::parse(row);
+            game(r.get("board_size").num() as i64, r.get("moves").str())
+        })
+        .collect()
+}
+
+#[test]
+fn freestyle_positions_look_the_same_from_every_side() {
+    let n = check_all(&vcf_boards("vcf/vcf-freestyle15.jsonl"), &Rules::from_mask(0, 5).0, "freestyle");
+    assert!(n > 20, "the freestyle set has its positions: {n}");
+}
+
+#[test]
+fn exact_five_positions_look_the_same_from_every_side() {
+    let n = check_all(&vcf_boards("vcf/vcf-standard15.jsonl"), &Rules::from_mask(1, 5).0, "exact five");
+    assert!(n > 20, "the exact-five set has its positions: {n}");
+}
+
+#[test]
+fn renju_fouls_look_the_same_from_every_side() {
+    // The foul set's positions are stone lists; the first 200 keep the test quick.
+    let boards: Vec<Board> = read_data("renju/forbidden-random1000.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(200)
+        .map(|row| {
+            let r = Json::parse(row);
+            position(15, r.get("black").arr(), r.get("white").arr())
+        })
+        .collect();
+    let n = check_all(&boards, &Rules::from_mask(4, 5).0, "renju");
+    assert_eq!(n, 200);
+}
