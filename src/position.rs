@@ -502,7 +502,8 @@ impl Position {
     ///
     /// The threat term weighs as fitted: half as much again (who holds the initiative counting for
     /// more; 18% more `bench 10` nodes) scored 39.5% of 320 games against Rapfi at 300 ms, the
-    /// evaluation as it is 41.6% the same day (README, Strength, "Thirty-sixth session").
+    /// evaluation as it is 41.6% the same day (README, Strength, "Thirty-sixth session"); two thirds of
+    /// it 41.4% (README, Strength, "Thirty-seventh session"): the fitted weight is as good as either.
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();

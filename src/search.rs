@@ -520,6 +520,9 @@ impl<'a> Worker<'a> {
             // 40% (Strength, "Twenty-ninth session"; three tenths scored lower in the tenth, at 100 ms).
             // With the depth in sixteenths of a ply, where a fraction left at the horizon buys a whole
             // ply as in Rapfi, three tenths more scored 32.3% of 320 (Strength, "Thirty-fourth session").
+            // A whole ply more only on the principal variation (an open window, up to twice the
+            // iteration's depth from the root; 34% more `bench 10` nodes), where it costs least and
+            // the line played is looked at deepest: 39.4% of 320 (Strength, "Thirty-seventh session").
             self.was_four[ply] = self.pos.class(b, me).is_four();
             self.ext[ply + 1] = self.ext[ply];
             self.tt.prefetch(self.pos.hash_after(b));
@@ -548,7 +551,12 @@ impl<'a> Worker<'a> {
         // black's threes whose four points are fouls may make the extra plies a waste). With the
         // present search it did no harm there either: 141-179 of 320 renju games against Rapfi at 300
         // ms (44.1%, the search without it 43.2% over 1600), too close to change the rule's search
-        // (Strength, "Thirty-first session").
+        // (Strength, "Thirty-first session"). Nor a four-three point of the opponent's (a four that
+        // makes an open three with it: a win in five plies unless answered): the leaf searched a ply
+        // more there, its moves narrowed to the answers to the opponent's VCF as two plies up (8% more
+        // `bench 10` nodes), scored 42.0% and 40.5% of 320 freestyle games against Rapfi at 300 ms, with
+        // its double-three points as well (13% more) 40.2%, the search as it is about 41% (Strength,
+        // "Thirty-seventh session").
         let threatened = !pente
             && depth > -2
             && self.pos.count(opp, Class::Flex4) > 0
@@ -1216,7 +1224,9 @@ impl<'a> Worker<'a> {
 /// Nor does the rounding down cost anything: with the depth in sixteenths of a ply (a fraction left at
 /// the horizon buying a whole ply, as in Rapfi) the reduction unrounded scored 37.3%, 40.0% and 39.1%
 /// of 320 with 0, 0.5 and 1 ply taken off it, the search as it is 37.5% the same day (Strength,
-/// "Thirty-fourth session").
+/// "Thirty-fourth session"). The divisor is at its best from both sides: 1.2 (steeper) scored 38.4% of
+/// 320 in the twenty-third session, 2.0 (milder; 40% more `bench 10` nodes) 36.4% where the search as
+/// it is scores about 41% (Strength, "Twenty-third session" and "Thirty-seventh session").
 fn reduction(depth: i32, n: usize) -> i32 {
     let r = 0.5 + (depth as f32).ln() * (n as f32).ln() / 1.6;
     (r as i32).max(1)
