@@ -14,7 +14,7 @@ use common::{Json, game, position, read_data};
 use quincunx::board::{Board, Cell, Color, Pos};
 use quincunx::pattern::Patterns;
 use quincunx::policy;
-use quincunx::position::Position;
+use quincunx::position::{Class, Position};
 use quincunx::rules::Rules;
 use quincunx::search::evaluate;
 
@@ -47,7 +47,7 @@ fn turned_board(board: &Board, s: usize) -> Board {
 
 /// What must not change: the evaluation, and per cell of the original (read at its turned point)
 /// the move prior of a candidate and both colours' classes.
-fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, String)>) {
+fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, Class, Class)>) {
     let other = turned_board(board, s);
     let pos = Position::new(&other, Arc::clone(pats));
     let n = board.width();
@@ -56,8 +56,7 @@ fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, Stri
         .map(|p| {
             let i = pos.index(turned(s, p, n));
             let prior = if pos.is_empty(i) && pos.is_near(i) { policy::score(&pos, i) } else { 0 };
-            let classes = format!("{:?}/{:?}", pos.class(i, Color::Black), pos.class(i, Color::White));
-            (prior, classes)
+            (prior, pos.class(i, Color::Black), pos.class(i, Color::White))
         })
         .collect();
     (evaluate(&pos), cells)
