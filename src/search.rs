@@ -545,18 +545,18 @@ impl<'a> Worker<'a> {
         }
         // No mate-distance pruning (Rapfi's and Stockfish's): here, after the threat checks, it cut
         // nothing (`bench` 42465 and `bench 10` 247535 nodes either way; Strength, "Thirty-sixth session").
-        // An open three of the opponent's at the horizon is not quiet: its defences are searched (a
-        // ply or two beyond the nominal depth) instead of trusting the static evaluation. Not under
-        // renju, where it cost games against Carbon (109-51 without it, 90-70 with it, 160 games each;
-        // black's threes whose four points are fouls may make the extra plies a waste). With the
-        // present search it did no harm there either: 141-179 of 320 renju games against Rapfi at 300
-        // ms (44.1%, the search without it 43.2% over 1600), too close to change the rule's search
-        // (Strength, "Thirty-first session"). Nor a four-three point of the opponent's (a four that
-        // makes an open three with it: a win in five plies unless answered): the leaf searched a ply
-        // more there, its moves narrowed to the answers to the opponent's VCF as two plies up (8% more
-        // `bench 10` nodes), scored 42.0% and 40.5% of 320 freestyle games against Rapfi at 300 ms, with
-        // its double-three points as well (13% more) 40.2%, the search as it is about 41% (Strength,
-        // "Thirty-seventh session").
+        // An open three of the opponent's at the horizon is not quiet: its defences are searched (a ply or
+        // two beyond the nominal depth) instead of trusting the static evaluation. Not under renju, where it
+        // cost games against Carbon (109-51 without it, 90-70 with it, 160 games each; black's threes whose
+        // four points are fouls may make the extra plies a waste). With the present search it did no harm
+        // there either: 141-179 of 320 renju games against Rapfi at 300 ms (44.1%, the search without it
+        // 43.2% over 1600), too close to change the rule's search (Strength, "Thirty-first session"); played
+        // again, 130.5-189.5 (40.8%, one of them a fault of Rapfi's), 42.4% over the 640 (Strength,
+        // "Thirty-eighth session"). Nor a four-three point of the opponent's (a four that makes an open three
+        // with it: a win in five plies unless answered): the leaf searched a ply more there, its moves
+        // narrowed to the answers to the opponent's VCF as two plies up (8% more `bench 10` nodes), scored
+        // 42.0% and 40.5% of 320 freestyle games against Rapfi at 300 ms, with its double-three points as
+        // well (13% more) 40.2%, the search as it is about 41% (Strength, "Thirty-seventh session").
         let threatened = !pente
             && depth > -2
             && self.pos.count(opp, Class::Flex4) > 0
