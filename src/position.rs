@@ -115,8 +115,8 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// shapes and role, the threat term and the constant fitted to Rapfi's static evaluation at our spread (a
 /// ridge towards these terms) raised the correlation with it from 0.87 to 0.94 and scored 38.4% of 320 games
 /// against Rapfi at 300 ms; fitted on the search's leaves as well, 36.2%; fitted to the results of those
-/// games (Texel's tuning), 31.9%, where these terms score about 41%: they and the search's margins were tuned
-/// together (README, Strength, "Thirty-eighth session").
+/// games (Texel's tuning), 31.9%, where these terms score about 41% (perhaps because they and the search's
+/// margins were tuned together; README, Strength, "Thirty-eighth session").
 const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
 const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
 const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
