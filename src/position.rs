@@ -1089,6 +1089,9 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
     // to Rapfi's ratings of 9443 renju positions (held-out log-loss 0.664 to 0.603), played worse
     // against Rapfi in renju: 34.1% of 320 games, and 35.8% with a ridge ten times as tight, where
     // these scored 41.1% the same day, the loss all as black (README, Strength, "Thirty-fifth session").
+    // Zero terms for this class, as for a certain foul, against Rapfi in renju at 300 ms: 45.0% and
+    // 44.2% of 320 (44.6% over 640), where these score 42.9% over 2240: within the noise (README,
+    // Strength, "Thirty-ninth session").
     let as_class = if class == Class::MaybeForbidden { Class::F3x2 } else { class };
     let mut t = CLASS_TERMS[as_class as usize];
     for x in s {

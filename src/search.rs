@@ -104,6 +104,8 @@ const ROOT_LMR_FROM: usize = 3;
 /// Rapfi's form (33 and 47 below alpha one and two plies up, into the quiescence over fours, with
 /// fours of ours too), played together with Rapfi's killer move exempt from `CUT_EXTRA`, scored
 /// 41.9% of 320 games against Rapfi at 300 ms, the same as this (Strength, "Twenty-seventh session").
+/// No razoring at all (11% more `bench` nodes): 39.7% of 320, the search with it 40.3% over 5440, the
+/// same (Strength, "Thirty-ninth session").
 const RAZOR_MARGIN: i32 = 60;
 
 /// Completed iterations in a row that must claim a win before the deepening stops early.
@@ -637,7 +639,9 @@ impl<'a> Worker<'a> {
         // opponent's fours raise the margin: their blocks may cost us the tempo the evaluation counts.
         // Self-play, 100 ms, 400 games each: 215-185 and 207.5-192.5 in freestyle (+20 +- 24 Elo over
         // 800), 206.5-193.5 in renju; 39% fewer `bench 10` nodes. An earlier form (calm nodes only,
-        // threes exempt too, 15 a ply) measured +12 +- 24 before closed fours were reduced.
+        // threes exempt too, 15 a ply) measured +12 +- 24 before closed fours were reduced. Against Rapfi
+        // at 300 ms without it (11% more `bench` nodes): 36.4% of 320 freestyle games, the search with it
+        // 40.3% over 5440 (Strength, "Thirty-ninth session").
         // (At a quiet node outside Pente, `calm` says the opponent has no four.) No ProbCut beside it:
         // the table's move and the prior's best searched three plies shallower against beta + 100
         // from five plies up scored 39.7% of 320 games against Rapfi at 300 ms, the same as without
@@ -689,7 +693,9 @@ impl<'a> Worker<'a> {
             // at 300 ms (320 freestyle games each, the search as it is about 40.5%): looked for here
             // too, with two more answers to an open three up to four plies from the horizon (see
             // `defence_moves`; 40% more `bench 10` nodes), 36.6%; looked for only from three plies up
-            // (38% fewer nodes), 39.1% (Strength, "Thirty-first session").
+            // (38% fewer nodes), 39.1% (Strength, "Thirty-first session"); not looked for at all (29%
+            // fewer `bench` nodes), 42.0%, the search with it 40.3% over 5440: within the noise, so the
+            // self-play gain keeps it (Strength, "Thirty-ninth session").
             let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
@@ -870,7 +876,9 @@ impl<'a> Worker<'a> {
                 // nominal depth (Rapfi's LMR extension, its margins; at most `MAX_LMR_EXTENSIONS` on a
                 // line): a move that the reduced look already likes that much is probably the best one
                 // here, and the nominal depth would then be the shallowest look it gets. Self-play, 100
-                // ms: 211.5-188.5 and 208.5-191.5, +17 +- 24 Elo over 800 games.
+                // ms: 211.5-188.5 and 208.5-191.5, +17 +- 24 Elo over 800 games. Against Rapfi at 300
+                // ms without it: 39.2% of 320 freestyle games, the search with it 40.3% over 5440, the
+                // same (Strength, "Thirty-ninth session").
                 let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
                     && self.ext[ply] < MAX_LMR_EXTENSIONS;
                 self.ext[ply + 1] = self.ext[ply] + u8::from(deeper);
