@@ -694,8 +694,9 @@ impl<'a> Worker<'a> {
             // too, with two more answers to an open three up to four plies from the horizon (see
             // `defence_moves`; 40% more `bench 10` nodes), 36.6%; looked for only from three plies up
             // (38% fewer nodes), 39.1% (Strength, "Thirty-first session"); not looked for at all (29%
-            // fewer `bench` nodes), 42.0%, the search with it 40.3% over 5440: within the noise, so the
-            // self-play gain keeps it (Strength, "Thirty-ninth session").
+            // fewer `bench` nodes), 42.0% and, played again, 41.9% (41.95% over 640), the search with it
+            // 40.3% over 5760: under one standard error apart, so the self-play gain keeps it (Strength,
+            // "Thirty-ninth session" and "Fortieth session").
             let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
@@ -820,8 +821,10 @@ impl<'a> Worker<'a> {
         // stronger beside it is: its answer is forced and free, so a late one bought a deeper tree for
         // a threat that mostly only spends itself (such fours' subtrees were a fifth of the quiet
         // nodes' work). Self-play, 100 ms: 211-189 and 229.5-170.5, +35 +- 24 Elo over 800 games;
-        // 18% fewer `bench 10` nodes; renju 202.5-197.5. (Not in Pente, where a capture may answer a
-        // four and the weight matrix orders the moves: unmeasured there.) Quiet moves that make a
+        // 18% fewer `bench 10` nodes; renju 202.5-197.5. Against Rapfi at 300 ms with late closed fours
+        // left unreduced (55% more `bench 10` nodes): 37.0% of 320 freestyle games, the search with the
+        // reduction 40.3% over 5760 (Strength, "Fortieth session"). (Not in Pente, where a capture may
+        // answer a four and the weight matrix orders the moves: unmeasured there.) Quiet moves that make a
         // closed three or two open twos (four and three material) reduced a ply less scored 42.0% of
         // 320 games against Rapfi at 300 ms, those that take such a point from the opponent 38.9%,
         // both the same as without (Strength, "Twenty-eighth session"). Moves that make an open three
@@ -1139,6 +1142,11 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
+            // A root move's score is its search's, whatever kind of move it is. In the games we lose,
+            // we play about twice as many fours as Rapfi does in those it loses, yet closed fours scored
+            // 40 lower (spent only when clearly best) scored 28.7% of 162 games against Rapfi at 300 ms,
+            // and 30 higher 32.9% of 161, the search as it is about 40% (Strength, "Fortieth session"):
+            // a nudge either way to its choice of fours costs much.
             self.was_four[0] = self.pos.class(m, me).is_four();
             self.pos.play(m);
             let v = if n == 0 {
