@@ -70,8 +70,8 @@ const LEAF_VCF_NODES: u32 = 16;
 /// searched its whole budget, 18 nodes on average at 64. Self-play, 100 ms, 400 games: 64 -> 24 nodes
 /// +29 Elo, 64 -> 12 +46; on top of the check starting at depth 2, 24, 12 and 6 nodes all scored
 /// 225.5-227 against 64 without it (+45 +- 34).
-/// Against Rapfi at 300 ms with 64 nodes: 35.5% of 320 freestyle games, the search with 12 40.3% over
-/// 5760 (README, Strength, "Fortieth session").
+/// Against Rapfi at 300 ms with 64 nodes: 35.5% of 320 freestyle games, the search with 12 nodes 40.3%
+/// over 5760 (README, Strength, "Fortieth session").
 const THREAT_VCF_FOURS: u32 = 8;
 const THREAT_VCF_NODES: u32 = 12;
 /// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and threes
@@ -1145,7 +1145,7 @@ impl<'a> Worker<'a> {
                 0
             };
             // A root move's score is its search's, whatever kind of move it is. In the games we lose,
-            // we play about twice as many fours as Rapfi does in those it loses, yet closed fours scored
+            // we play about twice as many fours as Rapfi does in those it loses, yet closed fours rated
             // 40 lower (spent only when clearly best) scored 28.7% of 162 games against Rapfi at 300 ms,
             // and 30 higher 32.9% of 161, the search as it is about 40% (Strength, "Fortieth session"):
             // a nudge either way to its choice of fours costs much.
