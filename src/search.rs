@@ -550,7 +550,11 @@ impl<'a> Worker<'a> {
         // No mate-distance pruning (Rapfi's and Stockfish's): here, after the threat checks, it cut
         // nothing (`bench` 42465 and `bench 10` 247535 nodes either way; Strength, "Thirty-sixth session").
         // An open three of the opponent's at the horizon is not quiet: its defences are searched (a ply or
-        // two beyond the nominal depth) instead of trusting the static evaluation. Not under renju, where it
+        // two beyond the nominal depth) instead of trusting the static evaluation. Rapfi does without it
+        // (its leaves go to the quiescence whatever the opponent threatens), and so did a throwaway build
+        // in freestyle: 125-195 of 320 against Rapfi at 300 ms (39.1%; `bench` 40524, `bench 10` 258955),
+        // the search with it 40.3% over 5760, the same, and the evaluation's threat term was never fitted
+        // on positions that face an open three (Strength, "Forty-first session"). Not under renju, where it
         // cost games against Carbon (109-51 without it, 90-70 with it, 160 games each; black's threes whose
         // four points are fouls may make the extra plies a waste). With the present search it did no harm
         // there either: 141-179 of 320 renju games against Rapfi at 300 ms (44.1%, the search without it
@@ -698,7 +702,9 @@ impl<'a> Worker<'a> {
             // (38% fewer nodes), 39.1% (Strength, "Thirty-first session"); not looked for at all (29%
             // fewer `bench` nodes), 42.0% and, played again, 41.9% (41.95% over 640), the search with it
             // 40.3% over 5760: under one standard error apart, so the self-play gain keeps it (Strength,
-            // "Thirty-ninth session" and "Fortieth session").
+            // "Thirty-ninth session" and "Fortieth session"). Not looked for, and late quiet moves
+            // reduced without the null window's extra ply (see `child`): 41.1% of 320 (Strength,
+            // "Forty-first session").
             let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
@@ -765,6 +771,10 @@ impl<'a> Worker<'a> {
                     // little: 6% of the nodes to depth 12 on 37 positions of lost games; without it
                     // 121-199 of 320 against Rapfi at 300 ms (37.8%, the search with it 40-41%;
                     // Strength, "Twenty-sixth session").
+                    // Only a loss widens the node: three more quiet moves from three plies up where the
+                    // best few all failed low 100 or more below the static evaluation (a defence the
+                    // prior ranked late) scored 116-204 of 320 against Rapfi at 300 ms (36.2%; `bench`
+                    // 43266), the search as it is 40.3% over 5760 (Strength, "Forty-first session").
                     rechecked = true;
                     for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
                         if !moves.contains(&i) && Some(i) != staged {
@@ -867,7 +877,10 @@ impl<'a> Worker<'a> {
                 // A null window (beta = alpha + 1) means this node is off the principal variation,
                 // where a wrong cut costs least: one ply more, but the reduced look keeps one ply of
                 // search below the move. Self-play, 100 ms, 400 games, with the steeper `reduction`:
-                // 227-173 (+47 +- 34 Elo) against the old curve and no extra ply.
+                // 227-173 (+47 +- 34 Elo) against the old curve and no extra ply. Without the extra ply
+                // alone (17% more `bench 10` nodes), against Rapfi at 300 ms: 134.5-185.5 and 131-189
+                // of 320, 41.5% over 640, the search with it 40.3% over 5760: the same (Strength,
+                // "Forty-first session").
                 (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
                     .min(new_depth - 1)
                     .max(1)
@@ -1464,7 +1477,10 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     // 100 or 300 solver nodes each) found fewer of the 66 long wins at 300 ms (2-4 against 6) and
     // reached no deeper (10.7-11.4 plies on average against 11.4; Strength, "Thirty-third session").
     // Nor would a larger root VCT pay: given 12 threats and 3,000,000 nodes it proves 13 of those 66
-    // wins, in 0.2 to 10 s each (Strength, "Thirty-fourth session").
+    // wins, in 0.2 to 10 s each (Strength, "Thirty-fourth session"). Nor a check that the move chosen
+    // leaves the opponent no VCF: of our moves in 320 games against Rapfi that left it a VCF some other
+    // move would have stopped (36), the search at 300 ms called 32 positions lost already and rated the
+    // other 4 at -444 to -713 (Strength, "Forty-first session").
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     // (The solvers know no captures: Pente goes straight to the search.)
     if !pente {
