@@ -550,21 +550,21 @@ impl<'a> Worker<'a> {
         // No mate-distance pruning (Rapfi's and Stockfish's): here, after the threat checks, it cut
         // nothing (`bench` 42465 and `bench 10` 247535 nodes either way; Strength, "Thirty-sixth session").
         // An open three of the opponent's at the horizon is not quiet: its defences are searched (a ply or
-        // two beyond the nominal depth) instead of trusting the static evaluation. Rapfi does without it
-        // (its leaves go to the quiescence whatever the opponent threatens), and so did a throwaway build
-        // in freestyle: 125-195 of 320 against Rapfi at 300 ms (39.1%; `bench` 40524, `bench 10` 258955),
-        // the search with it 40.3% over 5760, the same, and the evaluation's threat term was never fitted
-        // on positions that face an open three (Strength, "Forty-first session"). Not under renju, where it
-        // cost games against Carbon (109-51 without it, 90-70 with it, 160 games each; black's threes whose
-        // four points are fouls may make the extra plies a waste). With the present search it did no harm
-        // there either: 141-179 of 320 renju games against Rapfi at 300 ms (44.1%, the search without it
-        // 43.2% over 1600), too close to change the rule's search (Strength, "Thirty-first session"); played
-        // again, 130.5-189.5 (40.8%, one of them a fault of Rapfi's), 42.4% over the 640 (Strength,
-        // "Thirty-eighth session"). Nor a four-three point of the opponent's (a four that makes an open three
-        // with it: a win in five plies unless answered): the leaf searched a ply more there, its moves
-        // narrowed to the answers to the opponent's VCF as two plies up (8% more `bench 10` nodes), scored
-        // 42.0% and 40.5% of 320 freestyle games against Rapfi at 300 ms, with its double-three points as
-        // well (13% more) 40.2%, the search as it is about 41% (Strength, "Thirty-seventh session").
+        // two beyond the nominal depth) instead of trusting the static evaluation. Rapfi does without it (its
+        // leaves go to the quiescence whatever the opponent threatens), and so did a throwaway build in
+        // freestyle: 125-195 of 320 against Rapfi at 300 ms (39.1%; `bench` 40524, `bench 10` 258955), the
+        // search with it 40.3% over 5760: the same, so it stays (the evaluation's threat term was never
+        // fitted on positions that face an open three; Strength, "Forty-first session"). Not under renju,
+        // where it cost games against Carbon (109-51 without it, 90-70 with it, 160 games each; black's
+        // threes whose four points are fouls may make the extra plies a waste). With the present search it
+        // did no harm there either: 141-179 of 320 renju games against Rapfi at 300 ms (44.1%, the search
+        // without it 43.2% over 1600), too close to change the rule's search (Strength, "Thirty-first
+        // session"); played again, 130.5-189.5 (40.8%, one of them a fault of Rapfi's), 42.4% over the 640
+        // (Strength, "Thirty-eighth session"). Nor a four-three point of the opponent's (a four that makes an
+        // open three with it: a win in five plies unless answered): the leaf searched a ply more there, its
+        // moves narrowed to the answers to the opponent's VCF as two plies up (8% more `bench 10` nodes),
+        // scored 42.0% and 40.5% of 320 freestyle games against Rapfi at 300 ms, with its double-three points
+        // as well (13% more) 40.2%, the search as it is about 41% (Strength, "Thirty-seventh session").
         let threatened = !pente
             && depth > -2
             && self.pos.count(opp, Class::Flex4) > 0
@@ -703,8 +703,8 @@ impl<'a> Worker<'a> {
             // fewer `bench` nodes), 42.0% and, played again, 41.9% (41.95% over 640), the search with it
             // 40.3% over 5760: under one standard error apart, so the self-play gain keeps it (Strength,
             // "Thirty-ninth session" and "Fortieth session"). Not looked for, and late quiet moves
-            // reduced without the null window's extra ply (see `child`): 41.1% of 320 (Strength,
-            // "Forty-first session").
+            // reduced without the null window's extra ply (see `child`): 41.1% of 320, and 42.2% of 161
+            // played again, 41.5% over 481 (Strength, "Forty-first session").
             let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
