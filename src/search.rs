@@ -83,7 +83,9 @@ const THREAT_VCF_NODES: u32 = 12;
 /// after d6. Our search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at
 /// depth 19. The table's move, when the node has one, is the first of the two (it outranks every
 /// other candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it
-/// was (242741 against 243224); one made it 269256, three 299653.
+/// was (242741 against 243224); one made it 269256, three 299653. Four (`bench 10` 218376 with the
+/// present search): 125-195 of 320 freestyle games against Rapfi at 300 ms (39.1%), two 40.3% over
+/// 5760, the same (README, Strength, "Forty-second session").
 const THREAT_QUIET_MOVES: usize = 2;
 /// Entries of each worker's memo of small VCF checks (a power of two).
 const VCF_MEMO_SIZE: usize = 1 << 16;
@@ -464,7 +466,10 @@ impl<'a> Worker<'a> {
     /// history's bonus and malus, a 32nd of it added) 37.5%, the same after our own previous move
     /// 39.2% (Strength, "Thirtieth session"). A killer move (the quiet move that last cut off at the
     /// same ply, right after the table's move; 13% fewer `bench 10` nodes, yet no deeper at a fixed
-    /// node count) scored 37.2% (Strength, "Thirty-second session").
+    /// node count) scored 37.2% (Strength, "Thirty-second session"). The history learned at the nodes
+    /// that answer an open three as well (their cut's bonus and malus; `bench 10` 244279) scored 40.9%,
+    /// the same as learning it at quiet nodes only; at half its weight (a 128th; `bench 10` 249859) it
+    /// scored 38.8% (Strength, "Forty-second session").
     #[inline]
     fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
@@ -577,7 +582,11 @@ impl<'a> Worker<'a> {
             let mut budget = LEAF_VCF_NODES;
             return self.quiesce(alpha, beta, ply, None, LEAF_VCF_FOURS, &mut budget);
         }
-        // Step 2. The table.
+        // Step 2. The table. A cut here teaches the history nothing: Rapfi's and Stockfish's bonus for a
+        // quiet table move whose bound cuts (and malus for one that fails low; `bench 10` 276705)
+        // scored 129.5-190.5 of 320 freestyle games against Rapfi at 300 ms (40.5%), and with the
+        // history learned at the nodes that answer an open three as well 83-132 of 215 (38.6%), the
+        // search as it is 40.3% over 5760 (Strength, "Forty-second session").
         let key = self.pos.hash();
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| m < self.history.len());
@@ -941,10 +950,14 @@ impl<'a> Worker<'a> {
     /// 100 ms, 400 games, 207.5-192.5 (+13 +- 33 Elo); against Rapfi 183-297 of 480 (38.1%, against
     /// 37.1% over 960 before). With the table's bound on the evaluation (see `search`) the two scored
     /// +55 +- 33 in self-play and 42.4% against Rapfi. Plain fours near our own last move at the leaf
-    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33). Rapfi's delta
+    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33), and against Rapfi
+    /// at 300 ms 60-108 of 168 freestyle games (35.7%; 21% fewer `bench 10` nodes); the other way, only
+    /// fours that make an open three, at every ply of it, 65-109 of 174 (37.4%; 27% fewer), the
+    /// quiescence as it is 40.3% over 5760 (Strength, "Forty-second session"; its node budget almost
+    /// never runs out: 48 nodes instead of 16 changed 6 of 247535 `bench 10` nodes). Rapfi's delta
     /// pruning, the evaluation returned without a four tried where it lies more than 1000 below alpha
-    /// (Rapfi's margin on our scale; 4% fewer `bench 10` nodes), scored 39.2% of 320 games against Rapfi
-    /// at 300 ms, the quiescence as it is about 40.4% (Strength, "Thirty-first session").
+    /// (Rapfi's margin on our scale; 4% fewer `bench 10` nodes), scored 39.2% of 320 games against
+    /// Rapfi at 300 ms, the quiescence as it is about 40.4% (Strength, "Thirty-first session").
     fn quiesce(
         &mut self,
         mut alpha: i32,
