@@ -99,6 +99,9 @@ const TOP_MOVES: usize = 16;
 /// Root moves from this one on (by the last iteration's order) are reduced when quiet: the root
 /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
 /// the nodes. Self-play, 100 ms, 400 games: 241-159 (+72 +- 35 Elo) against no root reductions.
+/// Against Rapfi at 300 ms in freestyle: without them (twice the `bench 10` nodes) 59-110 of 169 games
+/// (34.9%), from the third move instead of the fourth 127-193 of 320 (39.7%), the search as it is
+/// 40.3% over 5760 (README, Strength, "Forty-third session").
 const ROOT_LMR_FROM: usize = 3;
 /// Razoring: a quiet node off the principal variation, one to three plies from the horizon, whose
 /// evaluation is this much a ply below alpha returns it unsearched (PentaZen razors below depth 5).
@@ -1651,6 +1654,14 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 break;
             }
             result = (p.mv, p.score, p.depth);
+            // No check that the best move leaves the opponent no VCT: each iteration's new best move given
+            // to the VCT solver (8 threats, at most 20,000 solver nodes a move) and, when it found the
+            // opponent a win, dropped with the deepening begun again scored 124-196 of 320 freestyle
+            // games against Rapfi at 300 ms (38.8%), with 60,000 nodes 35.3% of 163, and with 5,000 and
+            // only while the score was above -300 36.9% of 320; the search without it 40.3% over 5760
+            // (Strength, "Forty-third session"). Of 36 positions of lost games probed at 300 ms, it
+            // refuted moves in 11, of which the search then called 8 lost and rated 2 below -500: the
+            // VCTs it finds come when the game is already gone, and its nodes are time lost elsewhere.
             // The next iteration starts from the deepest best move.
             if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
                 root_moves[..=k].rotate_right(1);
