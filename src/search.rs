@@ -276,10 +276,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves to consider at this node, best first (the first `limit` of them), or an immediate
-    /// result. `narrowed` is set when only the answers to the opponent's VCF threat were chosen;
-    /// `vcf_check` says whether to look for that threat at all.
+    /// result (scored for a node `ply` plies from the root). `narrowed` is set when only the answers to
+    /// the opponent's VCF threat were chosen; `vcf_check` says whether to look for that threat at all.
     fn generate(
         &mut self,
+        ply: usize,
         tt_move: Option<usize>,
         narrowed: &mut bool,
         limit: usize,
@@ -312,8 +313,10 @@ impl<'a> Worker<'a> {
                 }
             }
             if set.is_empty() {
-                // Nothing stops the open four: lost in four plies.
-                return Err(-(WIN - self.pos.ply() as i32 - 4));
+                // Nothing stops the open four: lost in four plies. (Counted from the root: the game's
+                // stones once counted too gave a loss in 4 the distance of one 50 to 120 plies away,
+                // so the search took such a line for the more stubborn defence.)
+                return Err(-(WIN - ply as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
         } else if let Some(line) = if pente || !vcf_check { None } else { self.opponent_vcf() } {
@@ -717,7 +720,7 @@ impl<'a> Worker<'a> {
             // "Thirty-ninth session" and "Fortieth session"). Not looked for, and late quiet moves
             // reduced without the null window's extra ply (see `child`): 41.1% of 320, and 42.2% of 161
             // played again, 41.5% over 481 (Strength, "Forty-first session").
-            let mut moves = match self.generate(tt_move, &mut narrowed, limit, depth >= 2) {
+            let mut moves = match self.generate(ply, tt_move, &mut narrowed, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -1536,7 +1539,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut root_moves = {
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
         let mut narrowed = false;
-        match w.generate(None, &mut narrowed, usize::MAX, true) {
+        match w.generate(0, None, &mut narrowed, usize::MAX, true) {
             Ok(mut m) if !m.is_empty() => {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after
@@ -1778,6 +1781,31 @@ mod tests {
     }
 
     #[test]
+    fn two_open_threes_lose_in_four_plies_counted_from_the_search_root() {
+        // Black to move, no four to make, and white's open threes on rows 2 and 6 share no
+        // defence point: lost in four plies from here, however many stones the game holds.
+        let pos = position(
+            "
+            x . . . . . . . . . x
+            . . . . . . . . . . .
+            . . . o o o . . . . .
+            . . . . . . . . . . .
+            x . . . . . . . . . x
+            . . . . . . . . . . .
+            . . . . . o o o . . .
+            . . . . . . . . . . .
+            x . . . . . . . . . x
+            . . . . . . . . . . .
+            . . . . . . . . . . .
+            ",
+        );
+        with_worker(pos, |w| {
+            assert_eq!(w.generate(0, None, &mut false, usize::MAX, true), Err(-(WIN - 4)));
+            assert_eq!(w.generate(3, None, &mut false, usize::MAX, true), Err(-(WIN - 7)));
+        });
+    }
+
+    #[test]
     fn the_quiescence_plays_a_four_three_to_the_win() {
         // Black to move: g5 is a four on row 5 (c5 blocks its other end) and an open three on
         // column g. Four, block, open four, block, five: a win in five plies.
@@ -1828,7 +1856,7 @@ mod tests {
     /// the full window), on a fresh table.
     fn root(pos: Position, depth: i32, prev: Option<i32>) -> (i32, usize) {
         with_worker(pos, |w| {
-            let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
+            let mut moves = w.generate(0, None, &mut false, usize::MAX, true).expect("moves");
             let v = w.root(&mut moves, depth, &mut vec![], prev).expect("a complete search");
             (v, moves[0])
         })
@@ -1918,7 +1946,7 @@ mod tests {
             ",
         );
         let pv = with_worker(pos, |w| {
-            let mut moves = w.generate(None, &mut false, usize::MAX, true).expect("moves");
+            let mut moves = w.generate(0, None, &mut false, usize::MAX, true).expect("moves");
             let mut pv = vec![];
             let v = w.root(&mut moves, 4, &mut pv, None).expect("a complete search");
             assert!(v >= WIN_THRESHOLD, "a win: {v}");
