@@ -320,7 +320,10 @@ fn capture_key(c: usize, n: u32) -> u64 {
 impl Position {
     /// The position of `board` under the rules the patterns were built for.
     pub fn new(board: &Board, pats: Arc<Patterns>) -> Position {
-        let pad = pats.half.max(2);
+        // The margin of walls around the board: the line windows reach `half` cells out, the candidate
+        // square two, and the narrow VCF looks four cells along each line from its last four
+        // (`threat::vcf_candidates`), which under four or three in a row reached past a smaller one.
+        let pad = pats.half.max(4);
         let (w, h) = (board.width(), board.height());
         let stride = w + 2 * pad;
         let rows = h + 2 * pad;

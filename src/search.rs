@@ -1806,6 +1806,31 @@ mod tests {
     }
 
     #[test]
+    fn the_quiescence_looks_around_a_four_on_the_edge_row_with_four_in_a_row() {
+        // Four in a row wins: black's move on the fourth cell of the top row makes a four there
+        // (white's corner stone closes it) and a closed three down its column. The quiescence plays
+        // it, white blocks, and the next four is looked for up to four cells around it, past the
+        // edge: with the three-cell margin of four in a row that read outside the board and panicked.
+        let pats = Arc::new(Patterns::new(&Rules::from_mask(0, 4).0).expect("four-in-a-row tables"));
+        let board = Board::from_diagram(
+            "
+            o x x . . . . . .
+            . . . . . . . . .
+            . . . x . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            o . . . . . . . o
+            ",
+        )
+        .expect("diagram");
+        let (v, eval) = quiesce(Position::new(&board, pats));
+        assert!(v >= eval);
+    }
+
+    #[test]
     fn the_quiescence_plays_a_four_three_to_the_win() {
         // Black to move: g5 is a four on row 5 (c5 blocks its other end) and an open three on
         // column g. Four, block, open four, block, five: a win in five plies.
