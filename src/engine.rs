@@ -46,7 +46,9 @@ pub struct Thought {
 pub trait Player: Send + Sync {
     fn name(&self) -> String;
     fn think(&self, board: &Board, rules: &Rules, limits: &Limits, stop: &AtomicBool) -> Thought;
-    /// Forget anything learned (the hash table); a new game or YXHASHCLEAR.
+    /// Forget anything learned (the hash table): YXHASHCLEAR, and a change of rules or board size, after
+    /// which its entries would describe other positions (the keys know stones and cells, not rules).
+    /// Games of the same kind keep it: its positions stay true.
     fn clear(&self) {}
     /// Get ready for `rules` (build tables) before the clock runs; called when the rule changes.
     fn prepare(&self, _rules: &Rules) {}
@@ -242,6 +244,10 @@ impl Engine {
         // of a position do not.
         let mut board = Board::new(width, height)?;
         board.set_capture(self.rules.capture_rule());
+        // A cell's index, and so its hash key, stands for another point on a board of another size.
+        if self.game.as_ref().is_some_and(|b| (b.width(), b.height()) != (board.width(), board.height())) {
+            self.player.clear();
+        }
         self.game = Some(board);
         self.settings.captures = None;
         Ok(())
@@ -299,6 +305,7 @@ impl Engine {
     /// The rules from the settings: the variant decides, the mask and line length apply to gomoku.
     fn update_rules(&mut self) {
         let s = &self.settings;
+        let before = self.rules;
         self.rules = match s.variant {
             GameVariant::Gomoku => Rules::from_mask(s.rule_mask, s.line_length).0,
             GameVariant::Pente => Rules::pente(false),
@@ -310,6 +317,11 @@ impl Engine {
             && let Some(b) = self.game.as_mut()
         {
             b.set_capture(self.rules.capture_rule());
+        }
+        if self.rules != before {
+            // Values searched under the old rules (a double four that wins in freestyle is a renju
+            // foul) must not answer for the same stones now.
+            self.player.clear();
         }
         self.player.prepare(&self.rules);
     }
@@ -530,5 +542,50 @@ fn report_overrun(budget: &Budget) {
             (took - hard).as_millis(),
             hard.as_millis()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// A player that only counts how often it was told to forget.
+    #[derive(Default)]
+    struct Forgetful {
+        clears: AtomicUsize,
+    }
+
+    impl Player for Forgetful {
+        fn name(&self) -> String {
+            "forgetful".into()
+        }
+        fn think(&self, _: &Board, _: &Rules, _: &Limits, _: &AtomicBool) -> Thought {
+            Thought::default()
+        }
+        fn clear(&self) {
+            self.clears.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn the_table_is_forgotten_when_the_rules_or_the_board_size_change() {
+        let player = Arc::new(Forgetful::default());
+        let mut engine = Engine::new(player.clone());
+        let clears = || player.clears.load(Ordering::Relaxed);
+        engine.new_game(15, 15).expect("START 15");
+        engine.new_game(15, 15).expect("START 15 again");
+        assert_eq!(engine.apply(Info::Rule(0)), None);
+        assert_eq!(clears(), 0, "same size, same rules: the table stays");
+        engine.apply(Info::LineLength(4));
+        assert_eq!(clears(), 1, "five to four in a row");
+        engine.apply(Info::Rule(4));
+        assert_eq!(clears(), 2, "freestyle to renju");
+        engine.apply(Info::LineLength(5));
+        assert_eq!(clears(), 2, "renju is five in a row whatever the line length says");
+        engine.new_game(20, 20).expect("START 20");
+        assert_eq!(clears(), 3, "15x15 to 20x20");
+        engine.restart().expect("RESTART");
+        assert_eq!(clears(), 3, "the same board again");
     }
 }
