@@ -1526,7 +1526,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             messages.push(format!("VCT win: {}", text.join(" ")));
             return Outcome {
                 mv: Some(pos_of(&pos, line[0])),
-                score: WIN - 2 * line.len() as i32,
+                // The line holds both sides' moves, the last our five: its length is the win's.
+                score: WIN - line.len() as i32,
                 depth: 0,
                 nodes: nodes + solver.nodes,
                 messages,

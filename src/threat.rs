@@ -322,6 +322,28 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     out
 }
 
+/// The rest of a win by threes that no move answers, for the line shown: the defender (to move) takes
+/// one of `att`'s open-four points, `att` makes an open four on another, the defender blocks one end
+/// and `att` plays the other. Empty if the position is not such a win.
+fn unanswered_threes(pos: &mut Position, att: Color) -> Vec<usize> {
+    let open_four_point = |pos: &Position| {
+        pos.strong_cells(att).find(|&i| pos.is_empty(i) && pos.class(i, att) == Class::Flex4)
+    };
+    let Some(taken) = open_four_point(pos) else { return vec![] };
+    pos.play(taken);
+    let mut rest = vec![];
+    if let Some(four) = open_four_point(pos) {
+        pos.play(four);
+        let fives = five_points(pos, att);
+        pos.undo();
+        if fives.len() >= 2 {
+            rest = vec![taken, four, fives[0], fives[1]];
+        }
+    }
+    pos.undo();
+    rest
+}
+
 /// Cells where `c` makes an open three or better without making a four (VCT's quiet threats).
 pub fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
     let mut v: Vec<(i32, usize)> = pos
@@ -491,11 +513,16 @@ impl<'a> Solver<'a> {
             return false;
         }
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
-            // An open four now: wins in two.
-            if let Some(m) =
-                pos.strong_cells(me).find(|&i| pos.is_empty(i) && pos.class(i, me) == Class::Flex4)
-            {
+            // An open four now: wins in three plies (the four, a block, the other five point), which
+            // the line shows in full so that its length is the win's.
+            let open_four =
+                pos.strong_cells(me).find(|&i| pos.is_empty(i) && pos.class(i, me) == Class::Flex4);
+            if let Some(m) = open_four {
+                pos.play(m);
+                let fives = five_points(pos, me);
+                pos.undo();
                 line.push(m);
+                line.extend(fives.into_iter().take(2));
                 return true;
             }
         }
@@ -553,6 +580,11 @@ impl<'a> Solver<'a> {
             if best_line.is_empty() {
                 best_line = std::iter::once(d).chain(sub).collect();
             }
+        }
+        if all_lose && best_line.is_empty() && !self.aborted {
+            // No answer at all (a double three): the line goes on as the win does, the defender on
+            // one open-four point, we on another, a block, the five (so its length is the win's).
+            best_line = unanswered_threes(pos, me);
         }
         pos.undo();
         if all_lose && !self.aborted {

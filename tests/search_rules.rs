@@ -206,6 +206,21 @@ fn no_win_claimed_past_a_quiet_block_of_a_vct() {
     assert_no_win_claimed(1, "h8h7h10g7i7g9g10i10j8i9i8k8h9f11k9h6j7k6j6j5", 400_000);
 }
 
+/// A win the root's VCT solver proves is shown with its length: black's j8 makes two open threes that
+/// no single white move answers, so five plies (j8, a block of one three, the open four on the other,
+/// a block, the five), not one (the line used to stop at j8) nor twice the line's length.
+#[test]
+fn a_vct_win_reads_as_long_as_it_is() {
+    let board = game(15, "h8a1i8o1j9a15j10o15");
+    let player = SearchPlayer::default();
+    let stop = AtomicBool::new(false);
+    let t = player.think(&board, &Rules::from_mask(0, 5).0, &limits(20_000), &stop);
+    assert_eq!(t.mv.map(|m| m.notation()).as_deref(), Some("j8"), "{:?}", t.messages);
+    let line = t.messages.iter().find_map(|m| m.strip_prefix("VCT win: ")).expect("a VCT win");
+    assert_eq!(line.split(' ').count(), 5, "{line}");
+    assert!(t.messages.iter().any(|m| m.starts_with("best j8 eval +W5 ")), "{:?}", t.messages);
+}
+
 /// Helper threads share the deepening: with three threads every depth reported is deeper than the one
 /// before (a depth some thread completed first is not searched again by the others), the last is the
 /// depth asked for, and the move is a legal one of the deepest iteration.
