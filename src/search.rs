@@ -325,7 +325,13 @@ impl<'a> Worker<'a> {
             // fours of ours, which breaks the line; missing these threw away won games), or one of the
             // prior's best quiet moves (see `THREAT_QUIET_MOVES`).
             let mut set = four_moves(&self.pos, me);
-            let quiet = self.top_near_moves(tt_move, THREAT_QUIET_MOVES);
+            // (Renju black's fouls are left out before the best two are taken: the prior ranks double
+            // threes high, and fouls taken out after left black fewer answers, or none.)
+            let quiet = if self.pos.restricted(me) {
+                self.best_first(self.near_moves(tt_move), THREAT_QUIET_MOVES)
+            } else {
+                self.top_near_moves(tt_move, THREAT_QUIET_MOVES)
+            };
             for i in line.into_iter().chain(three_moves(&self.pos, me)).chain(quiet) {
                 if self.pos.is_empty(i) && !set.contains(&i) {
                     set.push(i);
