@@ -707,7 +707,6 @@ impl<'a> Worker<'a> {
             }
         }
         if !cut {
-            let mut narrowed = false;
             let mut rechecked = false;
             let limit = match (quiet, self.prior_ordered()) {
                 (false, _) => usize::MAX,
@@ -726,7 +725,7 @@ impl<'a> Worker<'a> {
             // "Thirty-ninth session" and "Fortieth session"). Not looked for, and late quiet moves
             // reduced without the null window's extra ply (see `child`): 41.1% of 320, and 42.2% of 161
             // played again, 41.5% over 481 (Strength, "Forty-first session").
-            let mut moves = match self.generate(ply, tt_move, &mut narrowed, limit, depth >= 2) {
+            let mut moves = match self.generate(ply, tt_move, &mut false, limit, depth >= 2) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -791,7 +790,9 @@ impl<'a> Worker<'a> {
                     // limit; missed ones made the search claim wins that Rapfi refuted. It costs
                     // little: 6% of the nodes to depth 12 on 37 positions of lost games; without it
                     // 121-199 of 320 against Rapfi at 300 ms (37.8%, the search with it 40-41%;
-                    // Strength, "Twenty-sixth session").
+                    // Strength, "Twenty-sixth session"). It serves the answers to an opponent's VCF
+                    // threat too (they are a quiet node's moves): a move on no line of the threat can
+                    // still break it, a two of ours that the blocks of its fours turn into a four.
                     // Only a loss widens the node: three more quiet moves from three plies up where the
                     // best few all failed low 100 or more below the static evaluation (a defence the
                     // prior ranked late) scored 116-204 of 320 against Rapfi at 300 ms (36.2%; `bench`
@@ -803,15 +804,6 @@ impl<'a> Worker<'a> {
                         }
                     }
                     self.add_other_moves(&mut moves, tt_move, staged, usize::MAX);
-                    end = moves.len();
-                }
-                if k == moves.len() && narrowed && best <= -WIN_THRESHOLD {
-                    // Every answer to the VCF threat lost: before calling the node lost, the other
-                    // moves get their turn. One that is on no line of the threat can still break it (a
-                    // two of ours that the blocks of its fours turn into a four); missing one made the
-                    // search claim wins that were not there.
-                    narrowed = false;
-                    self.add_other_moves(&mut moves, tt_move, staged, MAX_QUIET_MOVES);
                     end = moves.len();
                 }
             }
