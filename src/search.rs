@@ -733,6 +733,7 @@ impl<'a> Worker<'a> {
                 // Renju black with every point forbidden: the game is lost.
                 return -(WIN - p - 2);
             }
+            // The only move costs no depth; the moves a fallback adds when it loses are not forced.
             let forced = moves.len() == 1;
             let first = if let Some(m) = staged {
                 // The table's move was searched already (it heads the list).
@@ -750,8 +751,8 @@ impl<'a> Worker<'a> {
             let mut k = 0;
             while k < end {
                 let m = moves[k];
-                let v =
-                    self.child(m, first + k, alpha, beta, depth, ply, quiet, forced, likely_high, cut_node);
+                let only = forced && k == 0;
+                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, only, likely_high, cut_node);
                 if self.aborted {
                     return 0;
                 }
