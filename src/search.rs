@@ -66,7 +66,8 @@ const ASPIRATION_MAX: i32 = 1000;
 /// the last one) went deeper for less: 16 nodes of it against 4 of the wide one, +36 +- 34.
 const LEAF_VCF_FOURS: u32 = 8;
 const LEAF_VCF_NODES: u32 = 16;
-/// The null-move threat check: the opponent's VCF, at most this many fours and nodes. A refuted check
+/// The opponent's VCF threat at the root (its VCF if it could move again; inside the tree it is not
+/// looked for: see `search`), at most this many fours and nodes. A refuted check
 /// searched its whole budget, 18 nodes on average at 64. Self-play, 100 ms, 400 games: 64 -> 24 nodes
 /// +29 Elo, 64 -> 12 +46; on top of the check starting at depth 2, 24, 12 and 6 nodes all scored
 /// 225.5-227 against 64 without it (+45 +- 34).
@@ -74,25 +75,25 @@ const LEAF_VCF_NODES: u32 = 16;
 /// over 5760 (README, Strength, "Fortieth session").
 const THREAT_VCF_FOURS: u32 = 8;
 const THREAT_VCF_NODES: u32 = 12;
-/// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and threes
-/// and the cells of its line). A quiet move can beat the threat too: one that gives the blocks of the
-/// opponent's fours a four of ours to make, or builds an attack that wins first. Without it such a
-/// move was searched only when every listed answer lost, so a node where one of them merely held
-/// never saw it: black's i10, move 13 of game 135 in the thirteenth session's fourth 300 ms run
-/// against Rapfi, lost to e7 d6 e8, and e8 (a closed three and a two) was not among white's answers
-/// after d6. Our search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at
-/// depth 19. The table's move, when the node has one, is the first of the two (it outranks every
-/// other candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it
-/// was (242741 against 243224); one made it 269256, three 299653. Four (`bench 10` 218376 with the
-/// present search): 125-195 of 320 freestyle games against Rapfi at 300 ms (39.1%), two 40.3% over
-/// 5760, the same (README, Strength, "Forty-second session").
+/// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and threes and
+/// the cells of its line; at the root, where the rest of the moves follow them). A quiet move can beat the
+/// threat too: one that gives the blocks of the opponent's fours a four of ours to make, or builds an attack
+/// that wins first. Without it such a move was searched only when every listed answer lost, so a node where
+/// one of them merely held never saw it: black's i10, move 13 of game 135 in the thirteenth session's fourth
+/// 300 ms run against Rapfi, lost to e7 d6 e8, and e8 (a closed three and a two) was not among white's
+/// answers after d6. Our search chose i10 at every depth up to 16 (1 s), and with i10 alone rated it +128 at
+/// depth 19. The table's move, when the node has one, is the first of the two (it outranks every other
+/// candidate), so it too is searched now. Two moves leave the `bench 10` count nearly as it was (242741
+/// against 243224); one made it 269256, three 299653. Four (`bench 10` 218376 with the present search):
+/// 125-195 of 320 freestyle games against Rapfi at 300 ms (39.1%), two 40.3% over 5760, the same (README,
+/// Strength, "Forty-second session").
 const THREAT_QUIET_MOVES: usize = 2;
 /// Entries of each worker's memo of small VCF checks (a power of two).
 const VCF_MEMO_SIZE: usize = 1 << 16;
 /// Mixed into the memo key (an earlier leaf check shared the memo).
 const MEMO_THREAT: u64 = 0x9e6c_63d0_676a_9a99;
-/// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves tried when
-/// every answer to an opponent's VCF threat lost.
+/// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves the root adds
+/// after its answers to an opponent's VCF threat.
 const MAX_QUIET_MOVES: usize = 14;
 /// The most moves a node picks by keeping the best while scanning (`top_near_moves`); more are sorted.
 const TOP_MOVES: usize = 16;
@@ -159,8 +160,8 @@ pub struct Worker<'a> {
     counted: u64,
     aborted: bool,
     history: Vec<[i32; 2]>,
-    /// Refuted null-move VCF threat checks by position: iterative deepening meets the same nodes at
-    /// every depth.
+    /// Refuted VCF threat checks of the opponent's by position (made at the root now, see `search`;
+    /// in the tree, iterative deepening met the same nodes at every depth).
     vcf_memo: Vec<(u64, bool)>,
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
@@ -478,10 +479,12 @@ impl<'a> Worker<'a> {
     /// history's bonus and malus, a 32nd of it added) 37.5%, the same after our own previous move
     /// 39.2% (Strength, "Thirtieth session"). A killer move (the quiet move that last cut off at the
     /// same ply, right after the table's move; 13% fewer `bench 10` nodes, yet no deeper at a fixed
-    /// node count) scored 37.2% (Strength, "Thirty-second session"). The history learned at the nodes
-    /// that answer an open three as well (their cut's bonus and malus; `bench 10` 244279) scored 40.9%,
-    /// the same as learning it at quiet nodes only; at half its weight (a 128th; `bench 10` 249859) it
-    /// scored 38.8% (Strength, "Forty-second session").
+    /// node count) scored 37.2% (Strength, "Thirty-second session"). The history is learned at every
+    /// node, the answers to an open three too (their cut's bonus and malus), where it used to be
+    /// learned at quiet nodes only: alone that scored 40.9% (`bench 10` 244279), the same, and at half
+    /// its weight (a 128th; `bench 10` 249859) 38.8% (Strength, "Forty-second session"); together with
+    /// the opponent's VCF threat left unchecked inside the tree (see `search`) 44.8% and 44.7%
+    /// (Strength, "Forty-fourth session").
     #[inline]
     fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
@@ -620,7 +623,7 @@ impl<'a> Worker<'a> {
         let calm = quiet && !pente && self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0;
         // Razoring (see `RAZOR_MARGIN`). Only without fours of ours: with one, the leaf's VCF might
         // find a win the evaluation cannot see. The opponent's closed threes are no reason to search:
-        // the evaluation counts them, and its VCF threat is not looked for this near the leaves.
+        // the evaluation counts them, and its VCF threat is not looked for inside the tree.
         // (The evaluation is wanted only off the principal variation at quiet nodes: here and for the
         // fail-high reduction below.)
         let eval = (quiet && !pente && beta - alpha == 1).then(|| {
@@ -713,19 +716,18 @@ impl<'a> Worker<'a> {
                 (true, true) => quiet_moves(depth),
                 (true, false) => MAX_QUIET_MOVES,
             };
-            // Just above the leaves the opponent's VCF threat is not looked for: the check cost a
-            // quarter of the nodes, and the leaf's own small VCF (the opponent moves there) catches
-            // the short ones. Self-play, 100 ms, 400 games: 223.5-176.5 (+41 +- 34 Elo). Against Rapfi
-            // at 300 ms (320 freestyle games each, the search as it is about 40.5%): looked for here
-            // too, with two more answers to an open three up to four plies from the horizon (see
-            // `defence_moves`; 40% more `bench 10` nodes), 36.6%; looked for only from three plies up
-            // (38% fewer nodes), 39.1% (Strength, "Thirty-first session"); not looked for at all (29%
-            // fewer `bench` nodes), 42.0% and, played again, 41.9% (41.95% over 640), the search with it
-            // 40.3% over 5760: under one standard error apart, so the self-play gain keeps it (Strength,
-            // "Thirty-ninth session" and "Fortieth session"). Not looked for, and late quiet moves
-            // reduced without the null window's extra ply (see `child`): 41.1% of 320, and 42.2% of 161
-            // played again, 41.5% over 481 (Strength, "Forty-first session").
-            let mut moves = match self.generate(ply, tt_move, &mut false, limit, depth >= 2) {
+            // Inside the tree the opponent's VCF threat (its VCF if it could move again, answered by our
+            // fours, threes, the cells of its line and two quiet moves) is not looked for; the root
+            // still is (`run`). The check came in on self-play (100 ms, 400 games: +46 Elo for 12 nodes
+            // instead of 64, +41 for leaving it out just above the leaves), and played Rapfi worse: at
+            // 300 ms in freestyle, without it 42.0% and 41.9% of 320 games (Strength, "Thirty-ninth
+            // session" and "Fortieth session"), and with the history then learned at every node (see
+            // `score_move`) 44.8% and 44.7% (Strength, "Forty-fourth session"), where the search with it
+            // scored 40.3% over 5760 and 39.7% in that session's control; 29% fewer `bench` nodes. The
+            // leaf's own small VCF (the opponent moves there) still catches the short threats. Looked
+            // for with two more answers to an open three near the horizon it scored 36.6%, from three
+            // plies up 39.1% (Strength, "Thirty-first session").
+            let mut moves = match self.generate(ply, tt_move, &mut false, limit, false) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -763,17 +765,15 @@ impl<'a> Worker<'a> {
                         alpha = v;
                         if v >= beta {
                             cut = true;
-                            if quiet {
-                                // The quiet moves tried before the cut failed here: they lose what
-                                // the cut move gains, so they sort later at the nodes that follow.
-                                // (It moved the bench's nodes by 0.04%, so the malus weighs little
-                                // beside the bonus, unlike the history as a whole: see `score_move`;
-                                // measured only together with razoring.)
-                                let malus = depth * depth;
-                                for &f in moves[..k].iter().chain(staged.as_ref()) {
-                                    let h = &mut self.history[f][me.index()];
-                                    *h = h.saturating_sub(malus);
-                                }
+                            // The moves tried before the cut failed here: they lose what the cut
+                            // move gains, so they sort later at the nodes that follow. (It moved the
+                            // bench's nodes by 0.04%, so the malus weighs little beside the bonus,
+                            // unlike the history as a whole: see `score_move`; measured only together
+                            // with razoring.)
+                            let malus = depth * depth;
+                            for &f in moves[..k].iter().chain(staged.as_ref()) {
+                                let h = &mut self.history[f][me.index()];
+                                *h = h.saturating_sub(malus);
                             }
                             break;
                         }
@@ -809,10 +809,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if cut
-            && quiet
-            && let Some(m) = best_move
-        {
+        if cut && let Some(m) = best_move {
             let h = &mut self.history[m][me.index()];
             *h = h.saturating_add(depth * depth);
         }
