@@ -791,9 +791,7 @@ impl<'a> Worker<'a> {
                     // limit; missed ones made the search claim wins that Rapfi refuted. It costs
                     // little: 6% of the nodes to depth 12 on 37 positions of lost games; without it
                     // 121-199 of 320 against Rapfi at 300 ms (37.8%, the search with it 40-41%;
-                    // Strength, "Twenty-sixth session"). It serves the answers to an opponent's VCF
-                    // threat too (they are a quiet node's moves): a move on no line of the threat can
-                    // still break it, a two of ours that the blocks of its fours turn into a four.
+                    // Strength, "Twenty-sixth session").
                     // Only a loss widens the node: three more quiet moves from three plies up where the
                     // best few all failed low 100 or more below the static evaluation (a defence the
                     // prior ranked late) scored 116-204 of 320 against Rapfi at 300 ms (36.2%; `bench`
