@@ -469,22 +469,21 @@ impl<'a> Worker<'a> {
         self.pos.capture_rule().is_none()
     }
 
-    /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
-    /// logit) plus the history. The history, unbounded within a move, matters more than it looks beside
-    /// the fitted prior: against Rapfi at 300 ms (freestyle, 320 games each) the prior alone scored
-    /// 35.6%, twice the history's weight 40.9%, this weight about 41% (Strength, "Twenty-fourth session").
-    /// Rapfi's counter move on top (0.4 logit for the quiet reply that last cut off after the same move
-    /// of the opponent's) scored 40.6%, the same (Strength, "Twenty-seventh session"), and its graded
-    /// form, a continuation history (per side, the opponent's last move and our reply, with the
-    /// history's bonus and malus, a 32nd of it added) 37.5%, the same after our own previous move
-    /// 39.2% (Strength, "Thirtieth session"). A killer move (the quiet move that last cut off at the
-    /// same ply, right after the table's move; 13% fewer `bench 10` nodes, yet no deeper at a fixed
-    /// node count) scored 37.2% (Strength, "Thirty-second session"). The history is learned at every
-    /// node, the answers to an open three too (their cut's bonus and malus), where it used to be
-    /// learned at quiet nodes only: alone that scored 40.9% (`bench 10` 244279), the same, and at half
-    /// its weight (a 128th; `bench 10` 249859) 38.8% (Strength, "Forty-second session"); together with
-    /// the opponent's VCF threat left unchecked inside the tree (see `search`) 44.8% and 44.7%
-    /// (Strength, "Forty-fourth session").
+    /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a logit)
+    /// plus the history. The history, unbounded within a move, matters more than it looks beside the fitted
+    /// prior: against Rapfi at 300 ms (freestyle, 320 games each) the prior alone scored 35.6%, twice the
+    /// history's weight 40.9%, this weight about 41% (Strength, "Twenty-fourth session"). Rapfi's counter
+    /// move on top (0.4 logit for the quiet reply that last cut off after the same move of the opponent's)
+    /// scored 40.6%, the same (Strength, "Twenty-seventh session"), and its graded form, a continuation
+    /// history (per side, the opponent's last move and our reply, with the history's bonus and malus, a 32nd
+    /// of it added) 37.5%, the same after our own previous move 39.2% (Strength, "Thirtieth session"). A
+    /// killer move (the quiet move that last cut off at the same ply, right after the table's move; 13% fewer
+    /// `bench 10` nodes, yet no deeper at a fixed node count) scored 37.2% (Strength, "Thirty-second
+    /// session"). The history is learned at every node, the answers to an open three too (their cut's bonus
+    /// and malus), where it used to be learned at quiet nodes only: alone that scored 40.9% (`bench 10`
+    /// 244279), the same, and at half its weight (a 128th; `bench 10` 249859) 38.8% (Strength, "Forty-second
+    /// session"); together with the opponent's VCF threat left unchecked inside the tree (see `search`)
+    /// 44.8%, 44.7% and 42.0% (Strength, "Forty-fourth session").
     #[inline]
     fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
@@ -717,16 +716,16 @@ impl<'a> Worker<'a> {
                 (true, false) => MAX_QUIET_MOVES,
             };
             // Inside the tree the opponent's VCF threat (its VCF if it could move again, answered by our
-            // fours, threes, the cells of its line and two quiet moves) is not looked for; the root
-            // still is (`run`). The check came in on self-play (100 ms, 400 games: +46 Elo for 12 nodes
-            // instead of 64, +41 for leaving it out just above the leaves), and played Rapfi worse: at
-            // 300 ms in freestyle, without it 42.0% and 41.9% of 320 games (Strength, "Thirty-ninth
-            // session" and "Fortieth session"), and with the history then learned at every node (see
-            // `score_move`) 44.8% and 44.7% (Strength, "Forty-fourth session"), where the search with it
-            // scored 40.3% over 5760 and 39.7% in that session's control; 29% fewer `bench` nodes. The
-            // leaf's own small VCF (the opponent moves there) still catches the short threats. Looked
-            // for with two more answers to an open three near the horizon it scored 36.6%, from three
-            // plies up 39.1% (Strength, "Thirty-first session").
+            // fours, threes, the cells of its line and two quiet moves) is not looked for; the root still is
+            // (`run`). The check came in on self-play (100 ms, 400 games: +46 Elo for 12 nodes instead of 64,
+            // +41 for leaving it out just above the leaves), and played Rapfi worse: at 300 ms in freestyle,
+            // without it 42.0% and 41.9% of 320 games (Strength, "Thirty-ninth session" and "Fortieth
+            // session"), and with the history then learned at every node (see `score_move`) 44.8%, 44.7% and
+            // 42.0% (Strength, "Forty-fourth session"), where the search with it scored 40.3% over 5760 and
+            // 39.7% in that session's control; 29% fewer `bench` nodes. The leaf's own small VCF (the
+            // opponent moves there) still catches the short threats. Looked for with two more answers to an
+            // open three near the horizon it scored 36.6%, from three plies up 39.1% (Strength, "Thirty-first
+            // session").
             let mut moves = match self.generate(ply, tt_move, &mut false, limit, false) {
                 Ok(m) => m,
                 Err(v) => return v,
