@@ -88,10 +88,6 @@ const THREAT_VCF_NODES: u32 = 12;
 /// 125-195 of 320 freestyle games against Rapfi at 300 ms (39.1%), two 40.3% over 5760, the same (README,
 /// Strength, "Forty-second session").
 const THREAT_QUIET_MOVES: usize = 2;
-/// Entries of each worker's memo of small VCF checks (a power of two).
-const VCF_MEMO_SIZE: usize = 1 << 16;
-/// Mixed into the memo key (an earlier leaf check shared the memo).
-const MEMO_THREAT: u64 = 0x9e6c_63d0_676a_9a99;
 /// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves the root adds
 /// after its answers to an opponent's VCF threat.
 const MAX_QUIET_MOVES: usize = 14;
@@ -160,9 +156,6 @@ pub struct Worker<'a> {
     counted: u64,
     aborted: bool,
     history: Vec<[i32; 2]>,
-    /// Refuted VCF threat checks of the opponent's by position (made at the root now, see `search`;
-    /// in the tree, iterative deepening met the same nodes at every depth).
-    vcf_memo: Vec<(u64, bool)>,
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
     improved: bool,
@@ -243,7 +236,6 @@ impl<'a> Worker<'a> {
             // half its value it scored 40.2% against Rapfi at 300 ms (320 games), no better than this
             // (Strength, "Twenty-fifth session").
             history: vec![[0; 2]; n],
-            vcf_memo: vec![(0, false); VCF_MEMO_SIZE],
             main,
             improved: false,
             completed: None,
@@ -438,15 +430,12 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
-    /// The opponent's VCF if it could move now (a null move), as the cells of its line.
+    /// The opponent's VCF if it could move now (a null move), as the cells of its line. Asked once a
+    /// move, at the root (see `search`), so it keeps no memo: the one it had served the same check at
+    /// every depth when the tree made it, and cost each worker a 1 MB allocation a move after that.
     fn opponent_vcf(&mut self) -> Option<Vec<usize>> {
         let opp = self.pos.side().opp();
         if self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0 {
-            return None;
-        }
-        let key = self.pos.hash() ^ MEMO_THREAT;
-        let slot = key as usize & (VCF_MEMO_SIZE - 1);
-        if self.vcf_memo[slot] == (key, false) {
             return None;
         }
         self.pos.pass();
@@ -454,10 +443,6 @@ impl<'a> Worker<'a> {
         let mut line = vec![];
         let found = self.vcf_line(THREAT_VCF_FOURS, &mut budget, Some(&mut line));
         self.pos.pass();
-        // Only refutations are kept: a found line is needed whole, and is rarer.
-        if !found {
-            self.vcf_memo[slot] = (key, false);
-        }
         found.then_some(line)
     }
 
