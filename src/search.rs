@@ -802,6 +802,12 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
+        // A node that failed low stores no move: its best is only the highest of upper bounds, often
+        // the first move searched, and it would replace the move a deeper or earlier search found here
+        // (the table keeps that one: see `Tt::store`), which calm nodes search before any other. As
+        // Rapfi and Stockfish do. Against Rapfi at 300 ms: 151-169 of 320 freestyle games (47.2%),
+        // the search that stored the guess 43.9% over 960 (Strength, "Forty-fifth session").
+        let best_move = if bound == Bound::Upper { None } else { best_move };
         self.tt.store(key, best_move, to_tt(best, p), depth, bound);
         best
     }
@@ -867,12 +873,14 @@ impl<'a> Worker<'a> {
             let reduce = if !(quiet && !threat && depth >= 2 && n >= from) {
                 0
             } else if prior {
-                // A null window (beta = alpha + 1) means this node is off the principal variation,
-                // where a wrong cut costs least: one ply more, but the reduced look keeps one ply of
-                // search below the move. Self-play, 100 ms, 400 games, with the steeper `reduction`:
-                // 227-173 (+47 +- 34 Elo) against the old curve and no extra ply. Without the extra ply
-                // alone (17% more `bench 10` nodes), against Rapfi at 300 ms: 134.5-185.5 and 131-189
-                // of 320, 41.5% over 640, the search with it 40.3% over 5760: the same (Strength,
+                // A null window (beta = alpha + 1) means this node is off the principal variation, where a
+                // wrong cut costs least: one ply more, but from three plies up the reduced look keeps one ply
+                // of search below the move (two plies from the horizon the move goes to the quiescence: left
+                // unreduced there, 131-189 of 320 against Rapfi at 300 ms, 40.9%, the search as it is 43.9%
+                // over 960; Strength, "Forty-fifth session"). Self-play, 100 ms, 400 games, with the steeper
+                // `reduction`: 227-173 (+47 +- 34 Elo) against the old curve and no extra ply. Without the
+                // extra ply alone (17% more `bench 10` nodes), against Rapfi at 300 ms: 134.5-185.5 and
+                // 131-189 of 320, 41.5% over 640, the search with it 40.3% over 5760: the same (Strength,
                 // "Forty-first session").
                 (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
                     .min(new_depth - 1)
@@ -889,7 +897,9 @@ impl<'a> Worker<'a> {
                 // here, and the nominal depth would then be the shallowest look it gets. Self-play, 100
                 // ms: 211.5-188.5 and 208.5-191.5, +17 +- 24 Elo over 800 games. Against Rapfi at 300
                 // ms without it: 39.2% of 320 freestyle games, the search with it 40.3% over 5440, the
-                // same (Strength, "Thirty-ninth session").
+                // same (Strength, "Thirty-ninth session"). The full-window re-search below goes back to
+                // the nominal depth; kept at the extended one: 140-180 of 320 (43.8%), the search as it
+                // is 43.9% over 960, the same (Strength, "Forty-fifth session").
                 let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
                     && self.ext[ply] < MAX_LMR_EXTENSIONS;
                 self.ext[ply + 1] = self.ext[ply] + u8::from(deeper);

@@ -7,6 +7,7 @@
 //!
 //! `data` packs: move index (16 bits), score (16), depth (8), bound (2), generation (6).
 //! Replacement: a slot is overwritten by a deeper or equal search, or by any entry of a newer search.
+//! A store without a move (a node that failed low) keeps the move the slot holds for the same position.
 //!
 //! Invariant: the size is a power of two and at least one slot; memory = 16 bytes a slot.
 
@@ -114,6 +115,7 @@ impl Tt {
         let slot = &self.slots[key as usize & self.mask];
         let old = slot[1].load(Ordering::Relaxed);
         let generation = self.generation();
+        let mut kept = NO_MOVE;
         if old != 0 {
             let old_depth = ((old >> 32) & 0xFF) as u8 as i8 as i32;
             let old_gen = (old >> 42) & 63;
@@ -121,8 +123,11 @@ impl Tt {
             if old_gen == generation && !same_key && depth < old_depth {
                 return;
             }
+            if same_key {
+                kept = old & 0xFFFF;
+            }
         }
-        let mv = mv.map_or(NO_MOVE, |m| m as u64 & 0xFFFF);
+        let mv = mv.map_or(kept, |m| m as u64 & 0xFFFF);
         let data = mv
             | ((score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64) << 16)
             | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 32)
@@ -147,5 +152,19 @@ mod tests {
         assert!(tt.probe(0xABCDEE).is_none());
         tt.store(0x12, None, 5, -1, Bound::Exact);
         assert_eq!(tt.probe(0x12).unwrap().mv, None);
+    }
+
+    #[test]
+    fn a_store_without_a_move_keeps_the_positions_move() {
+        let tt = Tt::new(1 << 20);
+        tt.store(0xABCDEF, Some(112), 40, 6, Bound::Lower);
+        // The same position failed low later: its score and bound change, its move stays.
+        tt.store(0xABCDEF, None, -30, 7, Bound::Upper);
+        let e = tt.probe(0xABCDEF).unwrap();
+        assert_eq!(e, Entry { mv: Some(112), score: -30, depth: 7, bound: Bound::Upper });
+        // Another position in the same slot gets no move from it.
+        let other = 0xABCDEF + (1 << 40);
+        tt.store(other, None, 0, 8, Bound::Upper);
+        assert_eq!(tt.probe(other).unwrap().mv, None);
     }
 }
