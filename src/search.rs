@@ -805,8 +805,9 @@ impl<'a> Worker<'a> {
         // A node that failed low stores no move: its best is only the highest of upper bounds, often
         // the first move searched, and it would replace the move a deeper or earlier search found here
         // (the table keeps that one: see `Tt::store`), which calm nodes search before any other. As
-        // Rapfi and Stockfish do. Against Rapfi at 300 ms: 151-169 of 320 freestyle games (47.2%),
-        // the search that stored the guess 43.9% over 960 (Strength, "Forty-fifth session").
+        // Rapfi and Stockfish do. Against Rapfi at 300 ms: 289-351 over 640 freestyle games (45.2%),
+        // the search that stored the guess 43.9% over 960, the same; renju 315.5-324.5 over 640
+        // (49.3%), where it scored 43.4% of 320 (Strength, "Forty-fifth session").
         let best_move = if bound == Bound::Upper { None } else { best_move };
         self.tt.store(key, best_move, to_tt(best, p), depth, bound);
         best
