@@ -270,14 +270,13 @@ impl<'a> Worker<'a> {
 
     /// The moves to consider at this node, best first (the first `limit` of them), or an immediate
     /// result (scored for a node `ply` plies from the root). `narrowed` is set when only the answers to
-    /// the opponent's VCF threat were chosen; `vcf_check` says whether to look for that threat at all.
+    /// the opponent's VCF threat were chosen; that threat is looked for at the root only (see `search`).
     fn generate(
         &mut self,
         ply: usize,
         tt_move: Option<usize>,
         narrowed: &mut bool,
         limit: usize,
-        vcf_check: bool,
     ) -> Result<Vec<usize>, i32> {
         let pos = &self.pos;
         let me = pos.side();
@@ -312,7 +311,7 @@ impl<'a> Worker<'a> {
                 return Err(-(WIN - ply as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
-        } else if let Some(line) = if pente || !vcf_check { None } else { self.opponent_vcf() } {
+        } else if let Some(line) = if pente || ply > 0 { None } else { self.opponent_vcf() } {
             // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
             // a three of ours (a counter-threat: the blocks of the opponent's fours may then make
             // fours of ours, which breaks the line; missing these threw away won games), or one of the
@@ -711,7 +710,7 @@ impl<'a> Worker<'a> {
             // opponent moves there) still catches the short threats. Looked for with two more answers to an
             // open three near the horizon it scored 36.6%, from three plies up 39.1% (Strength, "Thirty-first
             // session").
-            let mut moves = match self.generate(ply, tt_move, &mut false, limit, false) {
+            let mut moves = match self.generate(ply, tt_move, &mut false, limit) {
                 Ok(m) => m,
                 Err(v) => return v,
             };
@@ -1529,7 +1528,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut root_moves = {
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
         let mut narrowed = false;
-        match w.generate(0, None, &mut narrowed, usize::MAX, true) {
+        match w.generate(0, None, &mut narrowed, usize::MAX) {
             Ok(mut m) if !m.is_empty() => {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after
@@ -1790,8 +1789,8 @@ mod tests {
             ",
         );
         with_worker(pos, |w| {
-            assert_eq!(w.generate(0, None, &mut false, usize::MAX, true), Err(-(WIN - 4)));
-            assert_eq!(w.generate(3, None, &mut false, usize::MAX, true), Err(-(WIN - 7)));
+            assert_eq!(w.generate(0, None, &mut false, usize::MAX), Err(-(WIN - 4)));
+            assert_eq!(w.generate(3, None, &mut false, usize::MAX), Err(-(WIN - 7)));
         });
     }
 
@@ -1871,7 +1870,7 @@ mod tests {
     /// the full window), on a fresh table.
     fn root(pos: Position, depth: i32, prev: Option<i32>) -> (i32, usize) {
         with_worker(pos, |w| {
-            let mut moves = w.generate(0, None, &mut false, usize::MAX, true).expect("moves");
+            let mut moves = w.generate(0, None, &mut false, usize::MAX).expect("moves");
             let v = w.root(&mut moves, depth, &mut vec![], prev).expect("a complete search");
             (v, moves[0])
         })
@@ -1961,7 +1960,7 @@ mod tests {
             ",
         );
         let pv = with_worker(pos, |w| {
-            let mut moves = w.generate(0, None, &mut false, usize::MAX, true).expect("moves");
+            let mut moves = w.generate(0, None, &mut false, usize::MAX).expect("moves");
             let mut pv = vec![];
             let v = w.root(&mut moves, 4, &mut pv, None).expect("a complete search");
             assert!(v >= WIN_THRESHOLD, "a win: {v}");
