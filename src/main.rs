@@ -74,6 +74,7 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
   --psq DIR           write each game as DIR/game-NNNNN.psq
   --sgf FILE          write all games to FILE
   --quiet             no progress line on stderr
+  --by-opening        after the summary, each pairing's results per opening and colour
   --show-stderr       let the engines' stderr through";
 
 /// `play`: the terminal tournament.
@@ -274,6 +275,9 @@ fn match_command(args: &[String]) -> Result<()> {
     let cfg = parse_match(args)?;
     let summary = run_match(&cfg).map_err(anyhow::Error::msg)?;
     print!("{}", summary.render());
+    if cfg.by_opening {
+        print!("{}", summary.render_openings());
+    }
     Ok(())
 }
 
@@ -302,6 +306,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     let mut sprt = None;
     let (mut psq_dir, mut sgf) = (None, None);
     let mut progress = true;
+    let mut by_opening = false;
     let mut gauntlet = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -357,6 +362,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
             "--psq" => psq_dir = Some(PathBuf::from(value()?)),
             "--sgf" => sgf = Some(PathBuf::from(value()?)),
             "--quiet" => progress = false,
+            "--by-opening" => by_opening = true,
             "--show-stderr" => game.show_stderr = true,
             "-h" | "--help" => {
                 println!("{MATCH_USAGE}");
@@ -399,5 +405,6 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
         psq_dir,
         sgf,
         progress,
+        by_opening,
     })
 }

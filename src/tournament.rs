@@ -47,6 +47,8 @@ pub struct MatchConfig {
     pub sgf: Option<PathBuf>,
     /// Print a progress line on stderr after each game.
     pub progress: bool,
+    /// Print each pairing's results per opening after the summary (`Summary::render_openings`).
+    pub by_opening: bool,
 }
 
 /// One pairing's results from the first engine's side.
@@ -58,6 +60,8 @@ pub struct PairResult {
     /// With `a` as black, and as white.
     pub a_black: Wld,
     pub a_white: Wld,
+    /// Per opening, by its line in the openings file (from 1): `a`'s results as black and as white.
+    pub by_opening: BTreeMap<usize, [Wld; 2]>,
 }
 
 /// One engine's answer times.
@@ -88,6 +92,8 @@ struct Job {
     black: usize,
     white: usize,
     opening: Option<usize>,
+    /// The opening's line in the file (from 1), for the per-opening results.
+    opening_line: Option<usize>,
     number: usize,
 }
 
@@ -108,8 +114,9 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     v
 }
 
-/// Checks the configuration before anything is started.
-fn validate(cfg: &MatchConfig) -> Result<Vec<Vec<Pos>>, String> {
+/// Checks the configuration before anything is started. Returns the openings that fit, each with its
+/// line in the file (from 1).
+fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
@@ -128,7 +135,7 @@ fn validate(cfg: &MatchConfig) -> Result<Vec<Vec<Pos>>, String> {
             .place(cfg.game.width, cfg.game.height)
             .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
         {
-            Ok(p) => placed.push(p),
+            Ok(p) => placed.push((i + 1, p)),
             Err(e) => log::warn!("opening {} skipped: {e}", i + 1),
         }
     }
@@ -176,7 +183,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
         for (pi, &(a, b)) in pairs.iter().enumerate() {
             let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
             let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
-            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
+            let opening_line = opening.map(|i| placed[i].0);
+            jobs.push_back(Job { pair: pi, black, white, opening, opening_line, number: jobs.len() + 1 });
         }
     }
     if let Some(dir) = &cfg.psq_dir {
@@ -206,7 +214,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                     let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
                         break;
                     };
-                    let opening = job.opening.map_or(&[][..], |i| &placed[i][..]);
+                    let opening = job.opening.map_or(&[][..], |i| &placed[i].1[..]);
                     let result = {
                         let (b, w) = two_mut(&mut seats, job.black, job.white);
                         play_game(&cfg.game, opening, [b, w])
@@ -278,6 +286,9 @@ fn tally(s: &mut Summary, job: &Job, r: &GameResult) {
         pair.a_black.add(a_view)
     } else {
         pair.a_white.add(a_view)
+    }
+    if let Some(line) = job.opening_line {
+        pair.by_opening.entry(line).or_default()[usize::from(!a_is_black)].add(a_view);
     }
     if let Some(w) = r.winner {
         let loser = if w == Color::Black { job.white } else { job.black };
@@ -410,11 +421,40 @@ impl Summary {
         }
         out
     }
+
+    /// Each pairing's results per opening, in the file's order: where an engine's score leans on a
+    /// few openings (the shared ones favour the first player, so both colours are shown).
+    pub fn render_openings(&self) -> String {
+        let mut out = String::new();
+        for p in self.pairs.iter().filter(|p| !p.by_opening.is_empty()) {
+            let (a, b) = (&self.names[p.a], &self.names[p.b]);
+            let _ = writeln!(out, "{a} vs {b} by opening (line in the file: {a} as black, as white, score):");
+            for (line, [black, white]) in &p.by_opening {
+                let mut both = *black;
+                both.add(*white);
+                let _ = writeln!(
+                    out,
+                    "  {line:>4}: +{} -{} ={}, +{} -{} ={}, {:.1}/{} ({:.0}%)",
+                    black.wins,
+                    black.losses,
+                    black.draws,
+                    white.wins,
+                    white.losses,
+                    white.draws,
+                    both.points(),
+                    both.games(),
+                    100.0 * both.score()
+                );
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::GameRecord;
 
     #[test]
     fn shuffle_is_a_permutation_and_repeatable() {
@@ -424,5 +464,52 @@ mod tests {
         assert_eq!(sorted, (0..41).collect::<Vec<_>>());
         assert_eq!(a, shuffled(41, 7));
         assert_ne!(a, shuffled(41, 8));
+    }
+
+    fn game(winner: Option<Color>) -> GameResult {
+        let record = GameRecord {
+            width: 15,
+            height: 15,
+            rule: 0,
+            black: String::new(),
+            white: String::new(),
+            moves: vec![],
+            opening_len: 0,
+            winner,
+            reason: String::new(),
+        };
+        GameResult { record, ending: Ending::Five, winner, times: [vec![], vec![]] }
+    }
+
+    #[test]
+    fn results_are_kept_per_opening_and_colour() {
+        let mut s = Summary {
+            names: vec!["qx".into(), "rival".into()],
+            pairs: vec![PairResult { a: 0, b: 1, ..Default::default() }],
+            times: vec![TimeStats::default(); 2],
+            ..Default::default()
+        };
+        let job = |black, opening_line| Job {
+            pair: 0,
+            black,
+            white: 1 - black,
+            opening: None,
+            opening_line,
+            number: 1,
+        };
+        // Opening 39: qx wins as black and loses as white; opening 2: qx wins as white, draws as black.
+        tally(&mut s, &job(0, Some(39)), &game(Some(Color::Black)));
+        tally(&mut s, &job(1, Some(39)), &game(Some(Color::Black)));
+        tally(&mut s, &job(1, Some(2)), &game(Some(Color::Black.opp())));
+        tally(&mut s, &job(0, Some(2)), &game(None));
+        // A game without an opening counts in the totals only.
+        tally(&mut s, &job(0, None), &game(Some(Color::Black)));
+        assert_eq!(s.pairs[0].total, Wld { wins: 3, losses: 1, draws: 1 });
+        assert_eq!(
+            s.render_openings(),
+            "qx vs rival by opening (line in the file: qx as black, as white, score):\n\
+             \x20    2: +0 -0 =1, +1 -0 =0, 1.5/2 (75%)\n\
+             \x20   39: +1 -0 =0, +0 -1 =0, 1.0/2 (50%)\n"
+        );
     }
 }

@@ -51,6 +51,7 @@ fn play_against_under(fault: &str, rules: Rules) -> Summary {
         psq_dir: None,
         sgf: None,
         progress: false,
+        by_opening: false,
     };
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
