@@ -585,6 +585,10 @@ impl<'a> Worker<'a> {
         // scored 129.5-190.5 of 320 freestyle games against Rapfi at 300 ms (40.5%), and with the
         // history learned at the nodes that answer an open three as well 83-132 of 215 (38.6%), the
         // search as it is 40.3% over 5760 (Strength, "Forty-second session").
+        // The table cuts on the principal variation too (open windows): Rapfi and Stockfish cut only
+        // off it, so that the line played is searched rather than read back, but that scored 143.5-176.5
+        // of 320 (44.8%; `bench` 31994), the search as it is 45.2% over 640 (Strength, "Forty-sixth
+        // session").
         let key = self.pos.hash();
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv).filter(|&m| m < self.history.len());
@@ -881,7 +885,10 @@ impl<'a> Worker<'a> {
                 // `reduction`: 227-173 (+47 +- 34 Elo) against the old curve and no extra ply. Without the
                 // extra ply alone (17% more `bench 10` nodes), against Rapfi at 300 ms: 134.5-185.5 and
                 // 131-189 of 320, 41.5% over 640, the search with it 40.3% over 5760: the same (Strength,
-                // "Forty-first session").
+                // "Forty-first session"). Nor is the extra ply spared at a null-window node that was once
+                // on the principal variation (Rapfi's `ttPv`, a flag kept in the table): 143.5-176.5 of
+                // 320 (44.8%; `bench 10` 185879), the search as it is 45.2% over 640 (Strength,
+                // "Forty-sixth session").
                 (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
                     .min(new_depth - 1)
                     .max(1)
@@ -1158,7 +1165,10 @@ impl<'a> Worker<'a> {
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
-            // but keep a ply of search below them.
+            // but keep a ply of search below them. Not closed fours, though the tree reduces them: here
+            // (where the prior orders the moves) they scored 131-189 of 320 against Rapfi at 300 ms
+            // (40.9%; `bench 10` 157721), the search as it is 45.2% over 640 (Strength, "Forty-sixth
+            // session").
             let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
                 curve(depth, n).min(depth - 2)
             } else {
@@ -1178,6 +1188,10 @@ impl<'a> Worker<'a> {
                 if v > alpha && reduce > 0 {
                     v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
                 }
+                // A null-window fail high at the aspiration bound is taken as it is (the window widens
+                // and the iteration searches again): also re-searched with the full window, it scored
+                // 145-175 of 320 against Rapfi at 300 ms (45.3%), the search as it is 45.2% over 640
+                // (Strength, "Forty-sixth session").
                 if v > alpha && v < beta {
                     v = -self.search(-beta, -alpha, depth - 1, 1, false);
                 }
