@@ -60,7 +60,8 @@ pub struct PairResult {
     /// With `a` as black, and as white.
     pub a_black: Wld,
     pub a_white: Wld,
-    /// Per opening, by its line in the openings file (from 1): `a`'s results as black and as white.
+    /// Per opening, by its number in the file (from 1, as the skip warnings count: blank and comment
+    /// lines are not openings): `a`'s results as black and as white.
     pub by_opening: BTreeMap<usize, [Wld; 2]>,
 }
 
@@ -92,7 +93,7 @@ struct Job {
     black: usize,
     white: usize,
     opening: Option<usize>,
-    /// The opening's line in the file (from 1), for the per-opening results.
+    /// The opening's number in the file (from 1), for the per-opening results.
     opening_line: Option<usize>,
     number: usize,
 }
@@ -115,7 +116,7 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
 }
 
 /// Checks the configuration before anything is started. Returns the openings that fit, each with its
-/// line in the file (from 1).
+/// number in the file (from 1).
 fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
@@ -428,7 +429,10 @@ impl Summary {
         let mut out = String::new();
         for p in self.pairs.iter().filter(|p| !p.by_opening.is_empty()) {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
-            let _ = writeln!(out, "{a} vs {b} by opening (line in the file: {a} as black, as white, score):");
+            let _ = writeln!(
+                out,
+                "{a} vs {b} by opening (its number in the file: {a} as black, as white, score):"
+            );
             for (line, [black, white]) in &p.by_opening {
                 let mut both = *black;
                 both.add(*white);
@@ -507,7 +511,7 @@ mod tests {
         assert_eq!(s.pairs[0].total, Wld { wins: 3, losses: 1, draws: 1 });
         assert_eq!(
             s.render_openings(),
-            "qx vs rival by opening (line in the file: qx as black, as white, score):\n\
+            "qx vs rival by opening (its number in the file: qx as black, as white, score):\n\
              \x20    2: +0 -0 =1, +1 -0 =0, 1.5/2 (75%)\n\
              \x20   39: +1 -0 =0, +0 -1 =0, 1.0/2 (50%)\n"
         );
