@@ -93,8 +93,6 @@ struct Job {
     black: usize,
     white: usize,
     opening: Option<usize>,
-    /// The opening's number in the file (from 1), for the per-opening results.
-    opening_line: Option<usize>,
     number: usize,
 }
 
@@ -184,8 +182,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
         for (pi, &(a, b)) in pairs.iter().enumerate() {
             let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
             let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
-            let opening_line = opening.map(|i| placed[i].0);
-            jobs.push_back(Job { pair: pi, black, white, opening, opening_line, number: jobs.len() + 1 });
+            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
         }
     }
     if let Some(dir) = &cfg.psq_dir {
@@ -221,7 +218,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                         play_game(&cfg.game, opening, [b, w])
                     };
                     let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
-                    tally(&mut s, &job, &result);
+                    tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
                     if let Some(sprt) = cfg.sprt {
                         let r = s.pairs[0].total;
                         let verdict = sprt.verdict(&r);
@@ -272,7 +269,8 @@ fn two_mut(seats: &mut [Seat], i: usize, j: usize) -> (&mut Seat, &mut Seat) {
     }
 }
 
-fn tally(s: &mut Summary, job: &Job, r: &GameResult) {
+/// Adds a finished game to the summary; `opening` is its opening's number in the file.
+fn tally(s: &mut Summary, job: &Job, opening: Option<usize>, r: &GameResult) {
     s.games += 1;
     let pair = &mut s.pairs[job.pair];
     let a_is_black = pair.a == job.black;
@@ -288,8 +286,8 @@ fn tally(s: &mut Summary, job: &Job, r: &GameResult) {
     } else {
         pair.a_white.add(a_view)
     }
-    if let Some(line) = job.opening_line {
-        pair.by_opening.entry(line).or_default()[usize::from(!a_is_black)].add(a_view);
+    if let Some(number) = opening {
+        pair.by_opening.entry(number).or_default()[usize::from(!a_is_black)].add(a_view);
     }
     if let Some(w) = r.winner {
         let loser = if w == Color::Black { job.white } else { job.black };
@@ -433,12 +431,12 @@ impl Summary {
                 out,
                 "{a} vs {b} by opening (its number in the file: {a} as black, as white, score):"
             );
-            for (line, [black, white]) in &p.by_opening {
+            for (number, [black, white]) in &p.by_opening {
                 let mut both = *black;
                 both.add(*white);
                 let _ = writeln!(
                     out,
-                    "  {line:>4}: +{} -{} ={}, +{} -{} ={}, {:.1}/{} ({:.0}%)",
+                    "  {number:>4}: +{} -{} ={}, +{} -{} ={}, {:.1}/{} ({:.0}%)",
                     black.wins,
                     black.losses,
                     black.draws,
@@ -493,21 +491,14 @@ mod tests {
             times: vec![TimeStats::default(); 2],
             ..Default::default()
         };
-        let job = |black, opening_line| Job {
-            pair: 0,
-            black,
-            white: 1 - black,
-            opening: None,
-            opening_line,
-            number: 1,
-        };
+        let job = |black| Job { pair: 0, black, white: 1 - black, opening: None, number: 1 };
         // Opening 39: qx wins as black and loses as white; opening 2: qx wins as white, draws as black.
-        tally(&mut s, &job(0, Some(39)), &game(Some(Color::Black)));
-        tally(&mut s, &job(1, Some(39)), &game(Some(Color::Black)));
-        tally(&mut s, &job(1, Some(2)), &game(Some(Color::Black.opp())));
-        tally(&mut s, &job(0, Some(2)), &game(None));
+        tally(&mut s, &job(0), Some(39), &game(Some(Color::Black)));
+        tally(&mut s, &job(1), Some(39), &game(Some(Color::Black)));
+        tally(&mut s, &job(1), Some(2), &game(Some(Color::Black.opp())));
+        tally(&mut s, &job(0), Some(2), &game(None));
         // A game without an opening counts in the totals only.
-        tally(&mut s, &job(0, None), &game(Some(Color::Black)));
+        tally(&mut s, &job(0), None, &game(Some(Color::Black)));
         assert_eq!(s.pairs[0].total, Wld { wins: 3, losses: 1, draws: 1 });
         assert_eq!(
             s.render_openings(),
