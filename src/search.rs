@@ -888,7 +888,12 @@ impl<'a> Worker<'a> {
                 // "Forty-first session"). Nor is the extra ply spared at a null-window node that was once
                 // on the principal variation (Rapfi's `ttPv`, a flag kept in the table): 143.5-176.5 of
                 // 320 (44.8%; `bench 10` 185879), the search as it is 45.2% over 640 (Strength,
-                // "Forty-sixth session").
+                // "Forty-sixth session"). Nor Stockfish's ply more where the children of this node and of
+                // its earlier siblings cut off more than three times (its `cutoffCnt`; `bench 10` 169764):
+                // 149.5-170.5 and 140.5-179.5 of 320, 45.3% over 640, the same. Not yet taken, above the
+                // search as it is but inside the noise: its ply more where the table's move is a threat
+                // (its `ttCapture`; here a move that makes an open three or more; 174032): 153.5-166.5 of
+                // 320 (48.0%), and with the other as well 141-179 (44.1%; Strength, "Forty-seventh session").
                 (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
                     .min(new_depth - 1)
                     .max(1)
@@ -1501,7 +1506,11 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     // wins, in 0.2 to 10 s each (Strength, "Thirty-fourth session"). Nor a check that the move chosen
     // leaves the opponent no VCF: of our moves in 320 games against Rapfi that left it a VCF some other
     // move would have stopped (36), the search at 300 ms called 32 positions lost already and rated the
-    // other 4 at -444 to -713 (Strength, "Forty-first session").
+    // other 4 at -444 to -713 (Strength, "Forty-first session"). Nor a smaller one: the VCT given a tenth
+    // of the hard limit scored 145.5-174.5 of 320 freestyle games against Rapfi at 300 ms (45.5%), and no
+    // root VCT at all 144.5-175.5 (45.2%), the same as a fifth (45.2% over 640): at 300 ms neither its
+    // proofs nor the time they take decide games (Strength, "Forty-seventh session"). It stays: what it
+    // proves is exact and answered at once.
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     // (The solvers know no captures: Pente goes straight to the search.)
     if !pente {
