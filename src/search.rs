@@ -168,6 +168,9 @@ pub struct Worker<'a> {
     was_four: [bool; MAX_PLY + 2],
     /// By ply: the LMR extensions on the line that leads there.
     ext: [u8; MAX_PLY + 2],
+    /// By ply: whether the table's move at that node makes an open three or a stronger threat (read by
+    /// the late-move reduction of its quiet moves).
+    tt_threat: [bool; MAX_PLY + 2],
 }
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
@@ -242,6 +245,7 @@ impl<'a> Worker<'a> {
             iteration: 0,
             was_four: [false; MAX_PLY + 2],
             ext: [0; MAX_PLY + 2],
+            tt_threat: [false; MAX_PLY + 2],
         }
     }
 
@@ -674,6 +678,12 @@ impl<'a> Worker<'a> {
                 && self.pos.is_near(m)
                 && (!self.pos.restricted(me) || self.pos.legal_for(m, me))
         });
+        // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
+        // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `child`).
+        self.tt_threat[ply] = tt_move.is_some_and(|m| {
+            self.pos.is_empty(m)
+                && matches!(self.pos.class(m, me), Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4)
+        });
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -890,13 +900,22 @@ impl<'a> Worker<'a> {
                 // 320 (44.8%; `bench 10` 185879), the search as it is 45.2% over 640 (Strength,
                 // "Forty-sixth session"). Nor Stockfish's ply more where the children of this node and of
                 // its earlier siblings cut off more than three times (its `cutoffCnt`; `bench 10` 169764):
-                // 149.5-170.5 and 140.5-179.5 of 320, 45.3% over 640, the same. Not yet taken, above the
-                // search as it is but inside the noise: its ply more where the table's move is a threat
-                // (its `ttCapture`; here a move that makes an open three or more; 174032): 153.5-166.5 of
-                // 320 (48.0%), and with the other as well 141-179 (44.1%; Strength, "Forty-seventh session").
-                (reduction(depth, n) + i32::from(beta - alpha == 1) + CUT_EXTRA * i32::from(cut_node))
-                    .min(new_depth - 1)
-                    .max(1)
+                // 149.5-170.5 and 140.5-179.5 of 320, 45.3% over 640, the same (Strength, "Forty-seventh
+                // session"). Taken: its ply more where the table's move is a threat (its `ttCapture`; here a
+                // move that makes an open three or more, `tt_threat`): where an earlier search found a threat
+                // best, a quiet move is less likely to matter (`bench 10` 174032 nodes, 158405 without).
+                // Against Rapfi at 300 ms, 320 games each: freestyle 153.5-166.5, 149-171 and 147-173
+                // (46.8% over 960), the search without it 45.4% over 1280 (640 of them on the day of the
+                // last two runs); exact five 159-161 (49.7%; 46.2% over 320 without), renju 155.5-164.5
+                // (48.6%; 49.3% over 640 without). Inside the noise in each rule, and below the search
+                // without it only in renju, by less than a point. With the `cutoffCnt` ply as well: 141-179
+                // of 320 (44.1%; Strength, "Forty-seventh session" and "Forty-eighth session").
+                (reduction(depth, n)
+                    + i32::from(beta - alpha == 1)
+                    + CUT_EXTRA * i32::from(cut_node)
+                    + i32::from(self.tt_threat[ply]))
+                .min(new_depth - 1)
+                .max(1)
             } else {
                 gentle_reduction(depth, n)
             };
