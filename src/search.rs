@@ -906,10 +906,10 @@ impl<'a> Worker<'a> {
                 // best, a quiet move is less likely to matter (`bench 10` 174032 nodes, 158405 without).
                 // Against Rapfi at 300 ms, 320 games each: freestyle 153.5-166.5, 149-171 and 147-173
                 // (46.8% over 960), the search without it 45.4% over 1280 (640 of them on the day of the
-                // last two runs); exact five 159-161 (49.7%; 46.2% over 320 without), renju 155.5-164.5
-                // (48.6%; 49.3% over 640 without). Inside the noise in each rule, and below the search
-                // without it only in renju, by less than a point. With the `cutoffCnt` ply as well: 141-179
-                // of 320 (44.1%; Strength, "Forty-seventh session" and "Forty-eighth session").
+                // last two runs); exact five 159-161 (49.7%; 46.2% over 320 without), renju 155.5-164.5 of
+                // 320 and 89-71 of 160 (50.9% over 480; 49.3% over 640 without). Inside the noise in each
+                // rule, above the search without it in each. With the `cutoffCnt` ply as well: 141-179 of
+                // 320 (44.1%; Strength, "Forty-seventh session" and "Forty-eighth session").
                 (reduction(depth, n)
                     + i32::from(beta - alpha == 1)
                     + CUT_EXTRA * i32::from(cut_node)
