@@ -65,6 +65,13 @@ impl Class {
     pub fn is_four(self) -> bool {
         matches!(self, Class::B4 | Class::B4F3 | Class::Flex4)
     }
+
+    /// An open three or stronger, a lone closed four excepted (its answer is forced and free): the
+    /// moves the search never reduces, and the table's moves that make it reduce the quiet ones more.
+    #[inline]
+    pub fn is_open_threat(self) -> bool {
+        matches!(self, Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4)
+    }
 }
 
 /// The cell contents: black, white, empty, wall (the padding around the board).

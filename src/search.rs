@@ -680,10 +680,8 @@ impl<'a> Worker<'a> {
         });
         // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
         // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `child`).
-        self.tt_threat[ply] = tt_move.is_some_and(|m| {
-            self.pos.is_empty(m)
-                && matches!(self.pos.class(m, me), Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4)
-        });
+        self.tt_threat[ply] =
+            tt_move.is_some_and(|m| self.pos.is_empty(m) && self.pos.class(m, me).is_open_threat());
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -859,11 +857,7 @@ impl<'a> Worker<'a> {
         // four-three or an open four, 41.7%, and 40.8% when played again, 41.3% over 640: the same
         // (Strength, "Thirty-second session" and "Thirty-third session").
         let class = self.pos.class(m, self.pos.side());
-        let threat = match class {
-            Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4 => true,
-            Class::B4 => !self.prior_ordered(),
-            _ => false,
-        };
+        let threat = class.is_open_threat() || (class == Class::B4 && !self.prior_ordered());
         let shallower = likely_high && !class.is_four();
         self.was_four[ply] = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
