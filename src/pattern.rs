@@ -17,6 +17,10 @@
 //! Overline    x x x [x] x x        too long where overlines do not win (exact five, renju black)
 //! ```
 //!
+//! Under caro a stone just past a five's far end closes it at both ends, so a four is open (F4) only
+//! when no single stone stops it: `. . x x x [x] . o` is a B4 there (o on the left five point leaves
+//! the right one's five closed).
+//!
 //! The shapes are defined recursively (a three is what one stone turns into a four), which the table
 //! builder computes with memoisation over windows. Only runs through the middle cell count: the
 //! window says what *this* stone does on *this* line. Cells beyond the window are taken as empty.
@@ -356,9 +360,9 @@ impl Builder {
         shape
     }
 
-    fn shape_below_five(&mut self, cells: &mut [u8]) -> Shape {
-        // Five points: empty cells whose stone makes a winning run through the middle.
-        let mut fives = [0usize; MAX_WINDOW];
+    /// The five points of the window: empty cells whose stone makes a winning run through the
+    /// middle, in order. Returns how many there are.
+    fn five_points(&self, cells: &mut [u8], fives: &mut [usize; MAX_WINDOW]) -> usize {
         let mut n = 0;
         for i in 0..cells.len() {
             if cells[i] != EMPTY {
@@ -372,9 +376,47 @@ impl Builder {
             }
             cells[i] = EMPTY;
         }
+        n
+    }
+
+    /// Caro: whether one opponent stone somewhere on the window leaves no five point. Elsewhere only
+    /// a stone on a five point stops one, but under caro a stone just past the five's far end closes
+    /// it at both ends:
+    ///
+    /// ```text
+    /// . . x x x [x] . o        five points at both ends, as an open four's
+    /// . o x x x [x] . o        after o on the left one: the right one's five is closed, so one
+    ///                          stone stopped both and the four was only ever a closed one
+    /// ```
+    fn one_stone_stops(&self, cells: &mut [u8], first_five: usize) -> bool {
+        // A stone that stops every five stops the first: on its point, or just past either end of
+        // the run it would make (nothing else changes that run).
+        cells[first_five] = OWN;
+        let (lo, hi) = self.run(cells);
+        cells[first_five] = EMPTY;
+        let mut fives = [0usize; MAX_WINDOW];
+        for j in [Some(first_five), lo.checked_sub(1), Some(hi + 1)].into_iter().flatten() {
+            if cells.get(j) != Some(&EMPTY) {
+                continue;
+            }
+            cells[j] = BLOCK;
+            let n = self.five_points(cells, &mut fives);
+            cells[j] = EMPTY;
+            if n == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn shape_below_five(&mut self, cells: &mut [u8]) -> Shape {
+        let mut fives = [0usize; MAX_WINDOW];
+        let n = self.five_points(cells, &mut fives);
         match n {
             0 => {}
             1 => return Shape::B4,
+            // Two five points that one stone can stop (caro) are a closed four, not an open one.
+            _ if self.rule.caro && self.one_stone_stops(cells, fives[0]) => return Shape::B4,
             2 if fives[1] - fives[0] == self.rule.k => return Shape::F4,
             _ => return Shape::DoubleFour,
         }
@@ -458,6 +500,16 @@ mod tests {
         assert_eq!(shape(&r, "| | | x x * x x o"), Shape::Five, "the edge does not close a five");
         assert_eq!(shape(&r, "o x x * x . o"), Shape::None, "its only five would be closed");
         assert_eq!(shape(&r, "o x x * x . ."), Shape::B4);
+        // Two five points, but o on the left one closes the right one's five at both ends.
+        assert_eq!(shape(&r, ". . x x x * . o"), Shape::B4, "one stone stops both fives");
+        assert_eq!(shape(&r, "| . x x x * . o"), Shape::B4);
+        assert_eq!(shape(&r, ". . x x x * . . o"), Shape::F4, "the right five stays open at its far end");
+        assert_eq!(shape(&r, ". . x x x * . | | | |"), Shape::F4, "the edge does not close the right five");
+        assert_eq!(shape(&r, ". o x . x x * . x o ."), Shape::B4, "the gaps' fives die together");
+        // What one more stone makes into such a four is a closed three, not an open one.
+        assert_eq!(shape(&r, ". . x x * . o"), Shape::B3);
+        assert_eq!(shape(&r, ". o . x x * . . o"), Shape::B3);
+        assert_eq!(shape(&r, ". . x x * . . o"), Shape::F3);
     }
 
     #[test]

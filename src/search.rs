@@ -33,8 +33,8 @@ use crate::policy;
 use crate::position::{Class, Position};
 use crate::rules::{Rules, Variant};
 use crate::threat::{
-    Solver, ThreatLimits, block_point, defences, five_point_near, five_points, fives_around, four_moves,
-    makes_four, three_moves, vcf_candidates,
+    Solver, ThreatLimits, block_point, defences, five_point_near, five_points, five_stops, fives_around,
+    four_moves, makes_four, stops_off_the_point, three_moves, vcf_candidates,
 };
 use crate::tt::{Bound, Tt};
 use crate::weights::WeightMatrix;
@@ -514,6 +514,9 @@ impl<'a> Worker<'a> {
             return WIN - p - 1;
         }
         let opp_fives = if pente { 0 } else { self.pos.count(opp, Class::Five) };
+        if opp_fives > 0 && stops_off_the_point(&self.pos) {
+            return self.stop_fives(alpha, beta, depth, ply, cut_node);
+        }
         if opp_fives >= 2 {
             return -(WIN - p - 2);
         }
@@ -939,6 +942,42 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// Caro: the opponent has five points and each of our stops (see `threat::five_stops`) is searched
+    /// as a forced move, at no cost in depth; none at all loses.
+    fn stop_fives(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+        let p = ply as i32;
+        let stops = five_stops(&self.pos);
+        if stops.is_empty() {
+            return -(WIN - p - 2);
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        let me = self.pos.side();
+        let mut best = -INF;
+        for (n, &b) in stops.iter().enumerate() {
+            self.was_four[ply] = self.pos.class(b, me).is_four();
+            self.ext[ply + 1] = self.ext[ply];
+            self.pos.play(b);
+            let v = if n == 0 {
+                -self.search(-beta, -alpha, depth, ply + 1, beta - alpha == 1 && !cut_node)
+            } else {
+                let v = -self.search(-alpha - 1, -alpha, depth, ply + 1, true);
+                if v > alpha && v < beta { -self.search(-beta, -alpha, depth, ply + 1, false) } else { v }
+            };
+            self.pos.undo();
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if v >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     /// Pente: whether `c` can reach the winning capture count with one move.
     fn capture_win(&self, c: Color) -> bool {
         let Some(rule) = self.pos.capture_rule() else { return false };
@@ -1021,7 +1060,15 @@ impl<'a> Worker<'a> {
             *budget -= 1;
             self.nodes += 1;
             self.pos.play(m);
-            let (five, fives) = five_point_near(&self.pos, m, me);
+            let (mut five, mut fives) = five_point_near(&self.pos, m, me);
+            if fives > 0 && stops_off_the_point(&self.pos) {
+                // Caro: the four's answers are its stops (none: it wins; several: left to the search).
+                match five_stops(&self.pos)[..] {
+                    [] => fives = 2,
+                    [b] => (five, fives) = (b, 1),
+                    _ => fives = 0,
+                }
+            }
             let v = match fives {
                 0 => None,
                 1 if self.pos.legal_for(five, opp) => {
@@ -1069,6 +1116,11 @@ impl<'a> Worker<'a> {
                 }
                 four_moves(&self.pos, me)
             }
+            // Caro: only a single stop is followed (a small check; giving up proves nothing wrong).
+            _ if stops_off_the_point(&self.pos) => match five_stops(&self.pos)[..] {
+                [b] if makes_four(&self.pos, b, me) => vec![b],
+                _ => return false,
+            },
             1 => match block_point(&self.pos, opp) {
                 Some(b) if makes_four(&self.pos, b, me) && self.pos.legal_for(b, me) => vec![b],
                 _ => return false,
@@ -1077,7 +1129,15 @@ impl<'a> Worker<'a> {
         };
         for m in moves {
             self.pos.play(m);
-            let fives = fives_around(&self.pos, m, me);
+            let mut fives = fives_around(&self.pos, m, me);
+            if !fives.is_empty() && stops_off_the_point(&self.pos) {
+                // Caro: the four's answers are its stops (none: it wins; several: not followed).
+                match five_stops(&self.pos)[..] {
+                    [] => {}
+                    [b] => fives = vec![b],
+                    _ => fives.clear(),
+                }
+            }
             let won = match fives.len() {
                 0 => false,
                 1 if self.pos.legal_for(fives[0], opp) => {
@@ -1493,7 +1553,12 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     }
     // (In Pente a five can also be met by a capture: the search decides.)
     let opp_fives = if pente { vec![] } else { five_points(&pos, opp) };
-    if !opp_fives.is_empty() {
+    // Caro: the five points may have several stops (see `threat::five_stops`); the search picks one.
+    let caro_stops = (!opp_fives.is_empty() && stops_off_the_point(&pos)).then(|| five_stops(&pos));
+    if let Some(&[b]) = caro_stops.as_deref() {
+        return Outcome { mv: Some(pos_of(&pos, b)), score: 0, depth: 0, nodes: 0, messages };
+    }
+    if !opp_fives.is_empty() && caro_stops.as_ref().is_none_or(|s| s.is_empty()) {
         // Block the five (one of them if there are several: the game is lost then anyway). When every
         // five point is forbidden for black, nothing saves the game, but a foul would lose at once:
         // play the best legal point instead.
@@ -1564,7 +1629,11 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut root_moves = {
         let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
         let mut narrowed = false;
-        match w.generate(0, None, &mut narrowed, usize::MAX) {
+        let generated = match caro_stops.filter(|s| s.len() >= 2) {
+            Some(stops) => Ok(stops),
+            None => w.generate(0, None, &mut narrowed, usize::MAX),
+        };
+        match generated {
             Ok(mut m) if !m.is_empty() => {
                 if narrowed {
                     // The root can afford the other moves too (see the fallback in `search`): after

@@ -24,6 +24,7 @@ use std::time::Instant;
 use crate::board::Color;
 use crate::pattern::Shape;
 use crate::position::{Class, Position};
+use crate::rules::Variant;
 
 /// Limits of one threat search.
 pub struct ThreatLimits<'a> {
@@ -82,6 +83,48 @@ pub fn block_point(pos: &Position, opp: Color) -> Option<usize> {
     five_points(pos, opp).first().copied()
 }
 
+/// Whether a five point can be stopped away from it: under caro a stone just past the far end of the
+/// five's run closes it at both ends, so a four has two answers and two five points on one line may
+/// die to one stone. Everywhere else a five point is stopped only by a stone on it.
+#[inline]
+pub fn stops_off_the_point(pos: &Position) -> bool {
+    matches!(pos.patterns().rules.variant, Variant::Caro { .. })
+}
+
+/// The cells where a stone of the side to move leaves the opponent no five point (the opponent has
+/// one or more). Outside caro that is its only five point, or nothing when it has two; under caro
+/// (see [`stops_off_the_point`]) the cells within `L` of a five point on the lines where it makes
+/// five are tried too, each by the one line it changes (as `defences` tries its cells):
+///
+/// ```text
+/// o x x x x . _     the five point, or the cell past it: o x x x x x o does not win
+/// ```
+///
+/// Renju legality is the caller's to check, as for the five point itself.
+pub fn five_stops(pos: &Position) -> Vec<usize> {
+    let def = pos.side();
+    let att = def.opp();
+    let fives = five_points(pos, att);
+    if !stops_off_the_point(pos) {
+        return if fives.len() == 1 { fives } else { vec![] };
+    }
+    let half = pos.patterns().half as isize;
+    let mut tried = vec![];
+    for &f in &fives {
+        // A stone off the five's own line leaves that line as it is.
+        for d in (0..4).filter(|&d| pos.shape(f, att, d) == Shape::Five) {
+            for k in -half..=half {
+                let j = (f as isize + k * pos.dir(d)) as usize;
+                if pos.is_empty(j) && !tried.contains(&j) {
+                    tried.push(j);
+                }
+            }
+        }
+    }
+    tried.retain(|&j| fives.iter().all(|&t| t == j || pos.class_with_stone(t, att, j, def) != Class::Five));
+    tried
+}
+
 /// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
 /// more on another line (a three, a closed three, a second four), and below the first four only
 /// those within four cells of the attacker's previous four, at most two of them: a four that adds
@@ -105,6 +148,15 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
             }
             vcf_candidates(pos, last, &mut cands)
         }
+        // Under caro a five point may have other answers: the narrow VCF goes on only where the
+        // answer is one and a four (it is a heuristic: giving up proves nothing wrong).
+        _ if stops_off_the_point(pos) => match five_stops(pos)[..] {
+            [b] if pos.class(b, me).is_four() => {
+                cands[0] = (0, b);
+                1
+            }
+            _ => return false,
+        },
         // The opponent's five point comes from its block, the last move (one found elsewhere by
         // the scan).
         1 => match block_point(pos, opp) {
@@ -121,7 +173,15 @@ pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budg
     for &(_, m) in &cands[..n] {
         *budget = budget.saturating_sub(1);
         pos.play(m);
-        let (five, fives) = five_point_near(pos, m, me);
+        let (mut five, mut fives) = five_point_near(pos, m, me);
+        if fives > 0 && stops_off_the_point(pos) {
+            // Caro: the four's answers are its stops (none: it wins; several: not followed).
+            match five_stops(pos)[..] {
+                [] => fives = 2,
+                [b] => (five, fives) = (b, 1),
+                _ => fives = 0,
+            }
+        }
         let won = match fives {
             0 => false,
             1 if pos.legal_for(five, opp) => {
@@ -413,9 +473,15 @@ impl<'a> Solver<'a> {
         if self.refuted.get(&key).is_some_and(|&d| d >= fours) {
             return false;
         }
-        // The defender threatens five: the only move is the block, and it must be a four.
+        // The defender threatens five: the only move is the block, and it must be a four (under
+        // caro any of the stops that is one).
         let moves = match pos.count(opp, Class::Five) {
             0 => four_moves(pos, me),
+            _ if stops_off_the_point(pos) => {
+                let mut stops = five_stops(pos);
+                stops.retain(|&b| makes_four(pos, b, me));
+                stops
+            }
             1 => {
                 let b = five_points(pos, opp)[0];
                 if makes_four(pos, b, me) && pos.legal_for(b, me) { vec![b] } else { vec![] }
@@ -447,6 +513,11 @@ impl<'a> Solver<'a> {
         let opp = me.opp();
         pos.play(m);
         let fives = fives_around(pos, m, me);
+        if !fives.is_empty() && stops_off_the_point(pos) {
+            let won = self.try_stops(pos, m, &fives, fours, line, next);
+            pos.undo();
+            return won;
+        }
         let won = match fives.len() {
             0 => false,
             // An open four (or two fours): the defender cannot block both (it has no five: checked).
@@ -479,6 +550,39 @@ impl<'a> Solver<'a> {
         won
     }
 
+    /// Caro: after the four `m` (played) with the five points `fives`, the defender's every stop (see
+    /// [`five_stops`]) must lose for the four to win; the line shows the first.
+    fn try_stops(
+        &mut self,
+        pos: &mut Position,
+        m: usize,
+        fives: &[usize],
+        fours: u32,
+        line: &mut Vec<usize>,
+        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
+    ) -> bool {
+        let stops = five_stops(pos);
+        if stops.is_empty() {
+            // Nothing stops it: the defender takes one five point, we play another.
+            line.push(m);
+            line.extend(fives.iter().take(2));
+            return true;
+        }
+        let mut shown: Option<Vec<usize>> = None;
+        for b in stops {
+            pos.play(b);
+            let mut sub = vec![m, b];
+            let r = next(self, pos, fours - 1, &mut sub);
+            pos.undo();
+            if !r {
+                return false;
+            }
+            shown.get_or_insert(sub);
+        }
+        line.extend(shown.unwrap_or_default());
+        true
+    }
+
     /// A VCT for the side to move with at most `depth` threats (fours and threes).
     pub fn vct(&mut self, pos: &mut Position, depth: u32) -> Option<Vec<usize>> {
         for d in 1..=depth {
@@ -509,7 +613,8 @@ impl<'a> Solver<'a> {
             return false;
         }
         let opp_fives = pos.count(opp, Class::Five);
-        if opp_fives >= 2 {
+        let caro = opp_fives > 0 && stops_off_the_point(pos);
+        if opp_fives >= 2 && !caro {
             return false;
         }
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
@@ -526,7 +631,15 @@ impl<'a> Solver<'a> {
                 return true;
             }
         }
-        let (fours, threes) = if opp_fives == 1 {
+        let (fours, threes) = if caro {
+            // Any stop of the defender's five points, a four of ours first.
+            let (fours, threes): (Vec<usize>, Vec<usize>) =
+                five_stops(pos).into_iter().partition(|&b| makes_four(pos, b, me));
+            if fours.is_empty() && threes.is_empty() {
+                return false;
+            }
+            (fours, threes)
+        } else if opp_fives == 1 {
             let b = five_points(pos, opp)[0];
             if !pos.legal_for(b, me) {
                 return false;

@@ -240,3 +240,35 @@ fn helper_threads_report_ever_deeper_iterations() {
     assert!(best.ends_with("depth 7"), "{best}");
     assert!(board.is_empty(t.mv.expect("a move")));
 }
+
+/// Caro: black's three on row 8 makes only closed fours, since one white stone past the five closes
+/// the other five at both ends (d8: white h8 leaves c8's five `O X X X X X O`). Freestyle wins at once.
+///
+/// ```text
+///    a b c d e f g h i j
+///  8 . O . . X X X . . O
+/// ```
+#[test]
+fn caro_four_that_one_stone_stops_is_no_win() {
+    let moves = "e8b8f8j8g8n2";
+    assert_no_win_claimed(8, moves, 20_000);
+    let (mv, best) = think(&game(15, moves), 0, 20_000);
+    assert!(["d8", "h8"].contains(&mv.as_str()) && best.contains("+W"), "freestyle: {mv} {best}");
+}
+
+/// Caro: black's four c8-f8 is stopped at g8 or at h8 past it (then g8 makes `O X X X X X O`), and
+/// h8 also makes white an open four on the h column: white (to move) wins there.
+///
+/// ```text
+///    a b c d e f g h
+/// 11 . . . . . . . O
+/// 10 . . . . . . . O
+///  9 . . . . . . . O
+///  8 . O X X X X . *     * h8 wins for white
+/// ```
+#[test]
+fn caro_four_is_stopped_past_its_five() {
+    let (mv, best) = think(&game(15, "c8b8d8h9e8h10f8h11m2"), 8, 20_000);
+    assert_eq!(mv, "h8", "{best}");
+    assert!(best.contains("+W"), "white wins: {best}");
+}
