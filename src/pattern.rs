@@ -64,11 +64,14 @@ impl Shape {
 
     /// The index (strongest * COUNT + second strongest) of a cell's two strongest line shapes, for
     /// the tables that weigh two lines through one cell together (the enum is ordered by strength).
+    /// An overline (exact five, renju black) counts as nothing: it is no threat, and ranked above a
+    /// five it took the place of the cell's real strongest line, whose pair term was then lost (the
+    /// overline's row is empty: the fits saw freestyle, where an overline is a five).
     #[inline]
     pub fn pair_index(shapes: [Shape; 4]) -> usize {
         let (mut first, mut second) = (0, 0);
         for x in shapes {
-            let x = x as usize;
+            let x = if x == Shape::Overline { 0 } else { x as usize };
             if x > first {
                 second = first;
                 first = x;
@@ -510,6 +513,14 @@ mod tests {
         assert_eq!(shape(&r, ". . x x * . o"), Shape::B3);
         assert_eq!(shape(&r, ". o . x x * . . o"), Shape::B3);
         assert_eq!(shape(&r, ". . x x * . . o"), Shape::F3);
+    }
+
+    #[test]
+    fn an_overline_is_no_line_of_the_pair() {
+        use Shape::*;
+        let pair = |a: Shape, b: Shape| a as usize * Shape::COUNT + b as usize;
+        assert_eq!(Shape::pair_index([B3, Overline, F3, None]), pair(F3, B3));
+        assert_eq!(Shape::pair_index([F4, F3, B4, F2]), pair(F4, B4));
     }
 
     #[test]
