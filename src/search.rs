@@ -159,6 +159,10 @@ pub struct Worker<'a> {
     main: bool,
     /// In the root iteration under way, a later move beat the first one.
     improved: bool,
+    /// In the root window under way: the score that a later move beat when it became the best (the
+    /// first move's, or the window's low end), and the first move's score once its search is complete.
+    beaten: i32,
+    first_score: Option<i32>,
     /// With helper threads: the deepest iteration any thread has completed. An iteration that one
     /// has overtaken is abandoned (its work is in the table; its result would come too late).
     completed: Option<&'a AtomicI32>,
@@ -241,6 +245,8 @@ impl<'a> Worker<'a> {
             history: vec![[0; 2]; n],
             main,
             improved: false,
+            beaten: -INF,
+            first_score: None,
             completed: None,
             iteration: 0,
             was_four: [false; MAX_PLY + 2],
@@ -1194,13 +1200,25 @@ impl<'a> Worker<'a> {
             _ => (-INF, INF),
         };
         // A later move that failed high beat the first one: if time runs out in the re-search, it is
-        // still the better move (it heads `moves`), as for a partial iteration.
-        let mut pending = None;
+        // still the better move (it heads `moves`), as for a partial iteration: with the score it
+        // failed high with, and the score it beat.
+        let mut pending: Option<(i32, i32)> = None;
         loop {
             let score = self.root_window(moves, depth, pv_out, lo, hi);
             let s = match score {
                 Some(s) if !self.aborted => s,
-                _ => return score.or(pending),
+                _ => {
+                    return score.or(match (pending, self.first_score) {
+                        // Its own search in the new window finished below the move it beat: that
+                        // one stays the better (the last complete depth decides). It had been
+                        // played on its null-window fail high, which the pruning of null windows
+                        // makes the less reliable.
+                        (Some((_, beaten)), Some(v)) if v <= beaten => None,
+                        (Some(_), Some(v)) => Some(v),
+                        (Some((v, _)), None) => Some(v),
+                        (None, _) => None,
+                    });
+                }
             };
             if s <= lo && lo > -INF {
                 pending = None;
@@ -1208,7 +1226,7 @@ impl<'a> Worker<'a> {
                 lo = (s - delta).max(-INF);
             } else if s >= hi && hi < INF {
                 if self.improved {
-                    pending = Some(s);
+                    pending = Some((s, self.beaten));
                 }
                 hi = (s + delta).min(INF);
             } else {
@@ -1233,6 +1251,7 @@ impl<'a> Worker<'a> {
         hi: i32,
     ) -> Option<i32> {
         self.improved = false;
+        self.first_score = None;
         self.iteration = depth;
         let mut alpha = lo;
         let beta = hi;
@@ -1283,7 +1302,13 @@ impl<'a> Worker<'a> {
             }
             // (`best` never exceeds `alpha`, so a move that beats alpha is the new best. Below the
             // window a score is only a bound: such a move keeps its place.)
+            if n == 0 {
+                self.first_score = Some(v);
+            }
             if n == 0 || v > alpha {
+                if n > 0 {
+                    self.beaten = alpha;
+                }
                 best = v;
                 moves[..=n].rotate_right(1);
                 self.improved = n > 0;
