@@ -1209,10 +1209,11 @@ impl<'a> Worker<'a> {
                 Some(s) if !self.aborted => s,
                 _ => {
                     return score.or(match (pending, self.first_score) {
-                        // Its own search in the new window finished below the move it beat: that
-                        // one stays the better (the last complete depth decides). It had been
-                        // played on its null-window fail high, which the pruning of null windows
-                        // makes the less reliable.
+                        // Its own search in the new window finished below the move it beat, so it is
+                        // not the better move at this depth: the last complete depth's move is played
+                        // (usually the one it beat; a third move that beat the first in the same
+                        // window is not remembered: rarer still). It had been taken on its null-window
+                        // fail high, which the pruning of null windows makes the less reliable.
                         (Some((_, beaten)), Some(v)) if v <= beaten => None,
                         (Some(_), Some(v)) => Some(v),
                         (Some((v, _)), None) => Some(v),
