@@ -382,6 +382,61 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     out
 }
 
+/// The defender's answers to a four-three point of the attacker's: a cell `t` where the attacker's
+/// stone makes a closed four and an open three at once, a win in five plies (the four's block is
+/// forced, then the three becomes an open four):
+///
+/// ```text
+/// . x x x t . .      t makes the row a closed four (o blocks its five point f)
+/// o . . . . f .      and the column through t an open three at the same time
+/// ```
+///
+/// The answers to the first such point (each must be answered): the defender's fours, `t` itself,
+/// every cell on a line through `t` after which the attacker's stone there is no longer a four-three
+/// (each tried by the one line it changes, as in `defences`), and every cell that makes the forced
+/// block on `f` a four of the defender's (a counter that wins the tempo back). None when that block is
+/// a four already (every move then has its counter, as in Rapfi's move picker), when nothing answers,
+/// under caro (whose fours have other stops) or where the attacker is renju black (its three may be
+/// false: its open-four points may be fouls). Exact without captures (Pente has none of this).
+pub fn four_three_defences(pos: &Position, def: Color) -> Option<Vec<usize>> {
+    let att = def.opp();
+    if stops_off_the_point(pos) || pos.restricted(att) || pos.capture_rule().is_some() {
+        return None;
+    }
+    let t = pos.strong_cells(att).find(|&i| pos.is_empty(i) && pos.class(i, att) == Class::B4F3)?;
+    let half = pos.patterns().half as isize;
+    let line = |c: usize, d: usize| {
+        (-half..=half).filter(|&k| k != 0).map(move |k| (c as isize + k * pos.dir(d)) as usize)
+    };
+    let d4 = (0..4).find(|&d| pos.shape(t, att, d).is_four())?;
+    let f = line(t, d4).find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five)?;
+    if pos.class(f, def).is_four() {
+        return None;
+    }
+    let mut out = four_moves(pos, def);
+    let add = |j: usize, out: &mut Vec<usize>| {
+        if !out.contains(&j) && pos.legal_for(j, def) {
+            out.push(j);
+        }
+    };
+    add(t, &mut out);
+    for d in 0..4 {
+        for j in line(t, d) {
+            if pos.is_empty(j)
+                && !matches!(pos.class_with_stone(t, att, j, def), Class::B4F3 | Class::Flex4 | Class::Five)
+            {
+                add(j, &mut out);
+            }
+        }
+        for j in line(f, d) {
+            if j != t && pos.is_empty(j) && pos.class_with_stone(f, def, j, def).is_four() {
+                add(j, &mut out);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// The rest of a win by threes that no move answers, for the line shown: the defender (to move) takes
 /// one of `att`'s open-four points, `att` makes an open four on another, the defender blocks one end
 /// and `att` plays the other. Empty if the position is not such a win.
