@@ -5,6 +5,7 @@
 //! board shows here as a position whose turned copy is judged differently.
 //!
 //! The positions are the shared data's: the VCF sets (freestyle, exact five) and the renju foul set.
+//! Freestyle and exact five also treat the colours alike: swapping them changes nothing either.
 
 mod common;
 
@@ -116,4 +117,44 @@ fn renju_fouls_look_the_same_from_every_side() {
         .collect();
     let n = check_all(&boards, &Rules::from_mask(4, 5).0, "renju");
     assert_eq!(n, 200);
+}
+
+/// The same stones with the colours swapped (white's stones black's and black's white).
+fn swapped_board(board: &Board) -> Board {
+    let stones = |c: Color| -> Vec<Pos> {
+        board.history().iter().copied().filter(|&p| board.get(p) == Cell::Stone(c)).collect()
+    };
+    let mut out = Board::new(board.width() as i64, board.height() as i64).expect("the original's size");
+    out.set_position(&stones(Color::White), &stones(Color::Black), &[]).expect("the original's stones");
+    out
+}
+
+/// Freestyle and exact five treat the colours alike: with black's stones white's and white's black, the
+/// side to move has the same stones, so the evaluation and every cell's classes (the colours swapped)
+/// must not change. A slip that favoured one colour (a renju rule leaking into freestyle, say) would
+/// show only in the games of that colour.
+#[test]
+fn colours_swapped_look_the_same_in_freestyle_and_exact_five() {
+    for (file, mask) in [("vcf/vcf-freestyle15.jsonl", 0), ("vcf/vcf-standard15.jsonl", 1)] {
+        let rules = Rules::from_mask(mask, 5).0;
+        let pats = Arc::new(Patterns::new(&rules).expect("tables"));
+        let mut checked = 0;
+        for (k, board) in vcf_boards(file).iter().enumerate() {
+            if board.side_to_move() != Color::White {
+                continue;
+            }
+            let other = swapped_board(board);
+            assert_eq!(other.side_to_move(), Color::Black);
+            let a = Position::new(board, Arc::clone(&pats));
+            let b = Position::new(&other, Arc::clone(&pats));
+            assert_eq!(evaluate(&a), evaluate(&b), "{file} {k}");
+            for p in board.points() {
+                let i = a.index(p);
+                assert_eq!(a.class(i, Color::White), b.class(i, Color::Black), "{file} {k}");
+                assert_eq!(a.class(i, Color::Black), b.class(i, Color::White), "{file} {k}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 10, "{file} has positions with white to move: {checked}");
+    }
 }
