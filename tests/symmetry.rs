@@ -30,8 +30,8 @@ fn turned(s: usize, p: Pos, n: usize) -> Pos {
 }
 
 /// The same stones under symmetry `s`, each colour's in the same order (the prior reads the last
-/// two moves).
-fn turned_board(board: &Board, s: usize) -> Board {
+/// two moves); with `swap`, black's stones become white's and white's black.
+fn rebuilt_board(board: &Board, s: usize, swap: bool) -> Board {
     let n = board.width();
     let stones = |c: Color| -> Vec<Pos> {
         board
@@ -41,15 +41,16 @@ fn turned_board(board: &Board, s: usize) -> Board {
             .map(|&p| turned(s, p, n))
             .collect()
     };
+    let (black, white) = if swap { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
     let mut out = Board::new(n as i64, n as i64).expect("the original's size");
-    out.set_position(&stones(Color::Black), &stones(Color::White), &[]).expect("the original's stones");
+    out.set_position(&stones(black), &stones(white), &[]).expect("the original's stones");
     out
 }
 
 /// What must not change: the evaluation, and per cell of the original (read at its turned point)
 /// the move prior of a candidate and both colours' classes.
 fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, Class, Class)>) {
-    let other = turned_board(board, s);
+    let other = rebuilt_board(board, s, false);
     let pos = Position::new(&other, Arc::clone(pats));
     let n = board.width();
     let cells = board
@@ -119,16 +120,6 @@ fn renju_fouls_look_the_same_from_every_side() {
     assert_eq!(n, 200);
 }
 
-/// The same stones with the colours swapped (white's stones black's and black's white).
-fn swapped_board(board: &Board) -> Board {
-    let stones = |c: Color| -> Vec<Pos> {
-        board.history().iter().copied().filter(|&p| board.get(p) == Cell::Stone(c)).collect()
-    };
-    let mut out = Board::new(board.width() as i64, board.height() as i64).expect("the original's size");
-    out.set_position(&stones(Color::White), &stones(Color::Black), &[]).expect("the original's stones");
-    out
-}
-
 /// Freestyle and exact five treat the colours alike: with black's stones white's and white's black, the
 /// side to move has the same stones, so the evaluation and every cell's classes (the colours swapped)
 /// must not change. A slip that favoured one colour (a renju rule leaking into freestyle, say) would
@@ -143,7 +134,7 @@ fn colours_swapped_look_the_same_in_freestyle_and_exact_five() {
             if board.side_to_move() != Color::White {
                 continue;
             }
-            let other = swapped_board(board);
+            let other = rebuilt_board(board, 0, true);
             assert_eq!(other.side_to_move(), Color::Black);
             let a = Position::new(board, Arc::clone(&pats));
             let b = Position::new(&other, Arc::clone(&pats));
