@@ -382,6 +382,57 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     out
 }
 
+/// Whether the side to move, `att`, wins in five plies with one of its four-three points however many
+/// fours the opponent has: the four's block is forced (a four of the opponent's does not stop a five),
+/// and when that block makes no four of the opponent's, the three becomes an open four next, which
+/// the opponent's fours no longer stop either (we answer a four with our five). The block lies on the
+/// four's line, the three on another line through the point, so the block cannot close the three.
+/// Rapfi's static win check has the same test.
+///
+/// ```text
+/// . x x x t f      t: a four on the row (f its five point) and an open three on the column;
+/// . . . . x .      o blocks at f: unless o's stone at f makes a four of its own, x's column
+/// . . . . x .      becomes an open four and wins
+/// ```
+///
+/// The opponent must have no five point (the caller checks). Not under caro (a four has other
+/// stops), nor for renju black (its open-four points may be fouls); against renju black, a block
+/// that may be a foul counts as a defence (it may hide a four). Exact without captures.
+pub fn four_three_wins(pos: &Position, att: Color) -> bool {
+    let def = att.opp();
+    if pos.count(att, Class::B4F3) == 0
+        || stops_off_the_point(pos)
+        || pos.restricted(att)
+        || pos.capture_rule().is_some()
+    {
+        return false;
+    }
+    let half = pos.patterns().half as isize;
+    let mut left = pos.count(att, Class::B4F3);
+    for t in pos.strong_cells(att) {
+        if left == 0 {
+            break;
+        }
+        if !pos.is_empty(t) || pos.class(t, att) != Class::B4F3 {
+            continue;
+        }
+        left -= 1;
+        let Some(d4) = (0..4).find(|&d| pos.shape(t, att, d).is_four()) else { continue };
+        let five = (-half..=half)
+            .filter(|&k| k != 0)
+            .map(|k| (t as isize + k * pos.dir(d4)) as usize)
+            .find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five);
+        let Some(f) = five else { continue };
+        if matches!(
+            pos.class_with_stone(f, def, t, att),
+            Class::None | Class::Quiet | Class::F3 | Class::F3x2
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The defender's answers to a four-three point of the attacker's: a cell `t` where the attacker's
 /// stone makes a closed four and an open three at once, a win in five plies (the four's block is
 /// forced, then the three becomes an open four):
