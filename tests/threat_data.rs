@@ -10,9 +10,9 @@ use std::time::Instant;
 use common::{Json, game, pos, position, read_data};
 use quincunx::board::{Board, Color};
 use quincunx::pattern::Patterns;
-use quincunx::position::Position;
+use quincunx::position::{Class, Position};
 use quincunx::rules::Rules;
-use quincunx::threat::{Solver, ThreatLimits, narrow_vcf};
+use quincunx::threat::{Solver, ThreatLimits, block_point, four_three_wins, narrow_vcf};
 
 fn solver(stop: &AtomicBool) -> Solver<'_> {
     Solver::new(ThreatLimits { max_nodes: 5_000_000, stop, deadline: None })
@@ -142,4 +142,48 @@ fn renju_puzzles() {
         .filter(|f| !known_gaps.iter().any(|g| f.starts_with(g)))
         .collect();
     assert!(hard.is_empty(), "{hard:#?}");
+}
+
+/// Every four-three win `four_three_wins` claims along the VCF sets' games (each prefix, the side to
+/// move as the attacker, freestyle and exact five, and the same games under renju) is played out: the
+/// four, its forced block, and then an open four of the attacker's with no five point of the
+/// defender's. The search returns such a claim as a win in five plies without searching it.
+#[test]
+fn four_three_wins_hold_when_played_out() {
+    let mut claims = 0;
+    for (file, masks) in [("vcf/vcf-freestyle15.jsonl", [0, 4]), ("vcf/vcf-standard15.jsonl", [1, 4])] {
+        for mask in masks {
+            let pats = Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap());
+            for row in read_data(file).lines().filter(|l| !l.trim().is_empty()) {
+                let r = Json::parse(row);
+                let board = game(r.get("board_size").num() as i64, r.get("moves").str());
+                let n = board.width() as i64;
+                let mut p = Position::new(&Board::new(n, n).unwrap(), Arc::clone(&pats));
+                for &m in board.history() {
+                    p.play(p.index(m));
+                    let (me, opp) = (p.side(), p.side().opp());
+                    if p.count(opp, Class::Five) > 0 || !four_three_wins(&p, me) {
+                        continue;
+                    }
+                    claims += 1;
+                    let points: Vec<usize> =
+                        p.indices().filter(|&t| p.is_empty(t) && p.class(t, me) == Class::B4F3).collect();
+                    let wins = points.into_iter().any(|t| {
+                        p.play(t);
+                        let held = block_point(&p, me).is_some_and(|f| {
+                            p.play(f);
+                            let open_four = p.count(opp, Class::Five) == 0 && p.count(me, Class::Flex4) > 0;
+                            p.undo();
+                            open_four
+                        });
+                        p.undo();
+                        held
+                    });
+                    assert!(wins, "rule {mask}, {file}: a false four-three win after {}", p.ply());
+                }
+            }
+        }
+    }
+    println!("four-three wins claimed and played out: {claims}");
+    assert!(claims > 10, "the games have four-three wins to check: {claims}");
 }
