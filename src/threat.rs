@@ -382,6 +382,17 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
     out
 }
 
+/// The five point of the four that `att`'s stone on the empty cell `t` makes (its closed four: one
+/// point), read with the stone looked at, not played.
+fn four_five_point(pos: &Position, t: usize, att: Color) -> Option<usize> {
+    let half = pos.patterns().half as isize;
+    let d = (0..4).find(|&d| pos.shape(t, att, d).is_four())?;
+    (-half..=half)
+        .filter(|&k| k != 0)
+        .map(|k| (t as isize + k * pos.dir(d)) as usize)
+        .find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five)
+}
+
 /// Whether the side to move, `att`, wins in five plies with one of its four-three points however many
 /// fours the opponent has: the four's block is forced (a four of the opponent's does not stop a five),
 /// and when that block makes no four of the opponent's, the three becomes an open four next, which
@@ -407,7 +418,6 @@ pub fn four_three_wins(pos: &Position, att: Color) -> bool {
     {
         return false;
     }
-    let half = pos.patterns().half as isize;
     let mut left = pos.count(att, Class::B4F3);
     for t in pos.strong_cells(att) {
         if left == 0 {
@@ -417,12 +427,7 @@ pub fn four_three_wins(pos: &Position, att: Color) -> bool {
             continue;
         }
         left -= 1;
-        let Some(d4) = (0..4).find(|&d| pos.shape(t, att, d).is_four()) else { continue };
-        let five = (-half..=half)
-            .filter(|&k| k != 0)
-            .map(|k| (t as isize + k * pos.dir(d4)) as usize)
-            .find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five);
-        let Some(f) = five else { continue };
+        let Some(f) = four_five_point(pos, t, att) else { continue };
         if matches!(
             pos.class_with_stone(f, def, t, att),
             Class::None | Class::Quiet | Class::F3 | Class::F3x2
@@ -459,8 +464,7 @@ pub fn four_three_defences(pos: &Position, def: Color) -> Option<Vec<usize>> {
     let line = |c: usize, d: usize| {
         (-half..=half).filter(|&k| k != 0).map(move |k| (c as isize + k * pos.dir(d)) as usize)
     };
-    let d4 = (0..4).find(|&d| pos.shape(t, att, d).is_four())?;
-    let f = line(t, d4).find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five)?;
+    let f = four_five_point(pos, t, att)?;
     if pos.class(f, def).is_four() {
         return None;
     }
