@@ -827,6 +827,10 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // Only a cut teaches the history. Rapfi credits the best move of a principal-variation node
+        // that raised alpha without cutting too (and debits the other moves searched there): 151-169
+        // of 320 freestyle games against Rapfi at 300 ms (47.2%; `bench 10` 167284), the search as it
+        // is 45.1% over 960 (Strength, "Fifty-fourth session").
         if cut && let Some(m) = best_move {
             let h = &mut self.history[m][me.index()];
             *h = h.saturating_add(depth * depth);
@@ -1261,6 +1265,9 @@ impl<'a> Worker<'a> {
             // one iteration of a lost game's position). Grown by a third each time (Stockfish's rule) the
             // search found long wins sooner, yet scored 285.5-354.5 of 640 freestyle games against Rapfi
             // at 300 ms (44.6%), this rule 45.8% the same day (Strength, "Fifty-first session").
+            // Every window is searched to the iteration's depth. Rapfi searches a ply shallower after
+            // every third fail high in a row (its `failHighCnt`): 153.5-166.5 of 320 (48.0%; `bench 10`
+            // 169949), the search as it is 45.1% over 960 (Strength, "Fifty-fourth session").
             delta = delta * (3 + s.abs() / 1024) / 4 + 6;
             if delta > ASPIRATION_MAX {
                 (lo, hi) = (-INF, INF);
@@ -1460,7 +1467,12 @@ fn rapfi_move_count(depth: i32) -> usize {
 /// counts near the leaves, growing like `quiet_moves` further up: 11 at 5, 13 at 6). Every defence and
 /// every four of ours used to be searched at full depth there, the widest nodes of the tree: the limit
 /// scored 226.5-173.5 (+46 +- 33 Elo) in self-play at 100 ms and 107-93 of 200 at 300 ms; 2/4/5/6 lost
-/// 194.5-205.5 to it.
+/// 194.5-205.5 to it. Against Rapfi at 300 ms (freestyle, 320 games each): halved, as Rapfi's counts
+/// are where the evaluation is not improving (3 + d^1.32 over two, at least 2: 2, 2, 3, 4, 5, 6, 8, 9;
+/// `bench 10` 154112), 156-164 (48.8%), and with `root`'s shallower re-search after fail highs
+/// 138.5-181.5 (43.3%; mostly lost as white); wider (4, 6, 8, 10, then two more than now; `bench 10`
+/// 194061) 141-179 (44.1%); the search as it is 134-186 in the same session's control, 45.1% over 960
+/// (Strength, "Fifty-fourth session").
 fn defence_moves(depth: i32) -> usize {
     match depth {
         ..=1 => 3,
