@@ -385,12 +385,15 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
 /// The five point of the four that `att`'s stone on the empty cell `t` makes (its closed four: one
 /// point), read with the stone looked at, not played.
 fn four_five_point(pos: &Position, t: usize, att: Color) -> Option<usize> {
-    let half = pos.patterns().half as isize;
     let d = (0..4).find(|&d| pos.shape(t, att, d).is_four())?;
-    (-half..=half)
-        .filter(|&k| k != 0)
-        .map(|k| (t as isize + k * pos.dir(d)) as usize)
-        .find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five)
+    line_cells(pos, t, d).find(|&j| pos.is_empty(j) && pos.class_with_stone(j, att, t, att) == Class::Five)
+}
+
+/// The cells within the patterns' reach of `c` on line `d`, `c` itself left out (walls included:
+/// callers test `is_empty`).
+fn line_cells(pos: &Position, c: usize, d: usize) -> impl Iterator<Item = usize> + '_ {
+    let half = pos.patterns().half as isize;
+    (-half..=half).filter(|&k| k != 0).map(move |k| (c as isize + k * pos.dir(d)) as usize)
 }
 
 /// Whether the side to move, `att`, wins in five plies with one of its four-three points however many
@@ -460,10 +463,6 @@ pub fn four_three_defences(pos: &Position, def: Color) -> Option<Vec<usize>> {
         return None;
     }
     let t = pos.strong_cells(att).find(|&i| pos.is_empty(i) && pos.class(i, att) == Class::B4F3)?;
-    let half = pos.patterns().half as isize;
-    let line = |c: usize, d: usize| {
-        (-half..=half).filter(|&k| k != 0).map(move |k| (c as isize + k * pos.dir(d)) as usize)
-    };
     let f = four_five_point(pos, t, att)?;
     if pos.class(f, def).is_four() {
         return None;
@@ -476,14 +475,14 @@ pub fn four_three_defences(pos: &Position, def: Color) -> Option<Vec<usize>> {
     };
     add(t, &mut out);
     for d in 0..4 {
-        for j in line(t, d) {
+        for j in line_cells(pos, t, d) {
             if pos.is_empty(j)
                 && !matches!(pos.class_with_stone(t, att, j, def), Class::B4F3 | Class::Flex4 | Class::Five)
             {
                 add(j, &mut out);
             }
         }
-        for j in line(f, d) {
+        for j in line_cells(pos, f, d) {
             if j != t && pos.is_empty(j) && pos.class_with_stone(f, def, j, def).is_four() {
                 add(j, &mut out);
             }
