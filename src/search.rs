@@ -1463,24 +1463,17 @@ fn rapfi_move_count(depth: i32) -> usize {
     (3.0 + (depth as f32).powf(1.32)) as usize
 }
 
-/// Answers to an opponent's open three searched at first, `depth` plies from the horizon (PentaZen's
-/// counts near the leaves, growing like `quiet_moves` further up: 11 at 5, 13 at 6). Every defence and
-/// every four of ours used to be searched at full depth there, the widest nodes of the tree: the limit
-/// scored 226.5-173.5 (+46 +- 33 Elo) in self-play at 100 ms and 107-93 of 200 at 300 ms; 2/4/5/6 lost
-/// 194.5-205.5 to it. Against Rapfi at 300 ms (freestyle, 320 games each): halved, as Rapfi's counts
-/// are where the evaluation is not improving (3 + d^1.32 over two, at least 2: 2, 2, 3, 4, 5, 6, 8, 9;
-/// `bench 10` 154112), 156-164 (48.8%), and with `root`'s shallower re-search after fail highs
-/// 138.5-181.5 (43.3%; mostly lost as white); wider (4, 6, 8, 10, then two more than now; `bench 10`
-/// 194061) 141-179 (44.1%); the search as it is 134-186 in the same session's control, 45.1% over 960
-/// (Strength, "Fifty-fourth session").
+/// Answers to an opponent's open three searched at first, `depth` plies from the horizon: Rapfi's move
+/// counts where the evaluation is not improving, half of `rapfi_move_count` and at least 2 (2, 2, 3, 4, 5,
+/// 6, 8 and 9 one to eight plies from the horizon). Every defence and every four of ours used to be
+/// searched at full depth there, the widest nodes of the tree; PentaZen's counts near the leaves (3, 5, 7,
+/// 8, then `rapfi_move_count`) scored 226.5-173.5 (+46 +- 33 Elo) against that in self-play at 100 ms.
+/// Against Rapfi at 300 ms (freestyle, 320 games each) these halved counts scored 156-164, 155.5-164.5
+/// and 163-157 (474.5-485.5 over 960, 49.4%; `bench 10` 177674 to 154112 nodes), PentaZen's 45.1% over 960; with `root`'s
+/// shallower re-search after fail highs 138.5-181.5 (43.3%); wider counts (4, 6, 8, 10, then two more
+/// than PentaZen's) 141-179 (44.1%) (Strength, "Fifty-fourth session" and "Fifty-fifth session").
 fn defence_moves(depth: i32) -> usize {
-    match depth {
-        ..=1 => 3,
-        2 => 5,
-        3 => 7,
-        4 => 8,
-        _ => rapfi_move_count(depth),
-    }
+    (rapfi_move_count(depth.max(1)) / 2).max(2)
 }
 
 /// Mate scores are stored relative to the node, read back relative to the root.
