@@ -1469,9 +1469,10 @@ fn rapfi_move_count(depth: i32) -> usize {
 /// searched at full depth there, the widest nodes of the tree; PentaZen's counts near the leaves (3, 5, 7,
 /// 8, then `rapfi_move_count`) scored 226.5-173.5 (+46 +- 33 Elo) against that in self-play at 100 ms.
 /// Against Rapfi at 300 ms (freestyle, 320 games each) these halved counts scored 156-164, 155.5-164.5
-/// and 163-157 (474.5-485.5 over 960, 49.4%; `bench 10` 177674 to 154112 nodes), PentaZen's 45.1% over 960; with `root`'s
-/// shallower re-search after fail highs 138.5-181.5 (43.3%); wider counts (4, 6, 8, 10, then two more
-/// than PentaZen's) 141-179 (44.1%) (Strength, "Fifty-fourth session" and "Fifty-fifth session").
+/// and 163-157 (474.5-485.5 over 960, 49.4%; `bench 10` 177674 to 154112 nodes), PentaZen's 45.1% over
+/// 960; with `root`'s shallower re-search after fail highs 138.5-181.5 (43.3%); wider counts (4, 6, 8,
+/// 10, then two more than PentaZen's) 141-179 (44.1%) (Strength, "Fifty-fourth session" and
+/// "Fifty-fifth session").
 fn defence_moves(depth: i32) -> usize {
     (rapfi_move_count(depth.max(1)) / 2).max(2)
 }
