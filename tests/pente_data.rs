@@ -1,4 +1,4 @@
-//! Every case of ../shared/data/pente/pente-tests.json (pente.org's own rule tests and a real game won
+//! Every case of tests/data/pente/pente-tests.json (pente.org's own rule tests and a real game won
 //! by captures), played through the library's rules and board, and again through the search's
 //! incremental position (checked against a fresh one after every move and every undo).
 

@@ -1,4 +1,5 @@
-//! Renju forbidden points against the shared data: every record must agree with the Gomocup referee.
+//! Renju forbidden points against the test data (tests/data): every record must agree with the Gomocup
+//! referee.
 
 mod common;
 

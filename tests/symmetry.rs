@@ -4,7 +4,8 @@
 //! direction and updated incrementally, so a slip in one direction's bookkeeping or at one edge of the
 //! board shows here as a position whose turned copy is judged differently.
 //!
-//! The positions are the shared data's: the VCF sets (freestyle, exact five) and the renju foul set.
+//! The positions are the test data's (tests/data): the VCF sets (freestyle, exact five) and the renju foul
+//! set.
 //! Freestyle and exact five also treat the colours alike: swapping them changes nothing either.
 
 mod common;

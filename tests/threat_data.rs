@@ -1,5 +1,5 @@
-//! The threat solvers against the shared data: generated VCF positions with proven minimum lengths,
-//! and renju VCF/VCT puzzles. Times are printed for the record, never asserted (machines are noisy).
+//! The threat solvers against the test data (tests/data): generated VCF positions with proven minimum
+//! lengths, and renju VCF/VCT puzzles. Times are printed for the record, never asserted (machines are noisy).
 
 mod common;
 

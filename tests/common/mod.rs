@@ -1,6 +1,7 @@
-//! Helpers shared by the data-driven tests: where the shared data lives, a small JSON reader (the test
-//! data is JSON; a parser of our own keeps the dependency list to the four the design names), and
-//! positions built from stone lists in pos notation (`H8`).
+//! Helpers shared by the data-driven tests: where the test data lives (`tests/data/`, whose README says
+//! where each file came from), a small JSON reader (the test data is JSON; a parser of our own keeps the
+//! dependency list to the four the design names), and positions built from stone lists in pos notation
+//! (`H8`).
 
 #![allow(dead_code)]
 
@@ -9,9 +10,9 @@ use std::path::PathBuf;
 
 use quincunx::board::{Board, Pos};
 
-/// `../shared/data/<rel>` from the package root.
+/// `tests/data/<rel>` from the package root.
 pub fn data_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
 }
 
 pub fn read_data(rel: &str) -> String {
