@@ -111,7 +111,7 @@ pub enum BoardError {
         width: i64,
         height: i64,
     },
-    /// TAKEBACK of a point that holds no stone of the side that moved last.
+    /// TAKEBACK of a point that is not the last move.
     CannotTakeBack(Pos),
 }
 
@@ -125,7 +125,7 @@ impl fmt::Display for BoardError {
                 "unsupported board size {width}x{height} (each side must be {MIN_SIDE} to {MAX_SIDE})"
             ),
             BoardError::CannotTakeBack(p) => {
-                write!(f, "cannot take back {p}: it holds no stone of the side that moved last")
+                write!(f, "cannot take back {p}: only the last move can be taken back")
             }
         }
     }
@@ -395,24 +395,13 @@ impl Board {
         Some(p)
     }
 
-    /// Removes the stone at `p`, which must belong to the side that moved last (normally it is the last
-    /// move; after a BOARD given out of order it may be an earlier one). Refuses anything else.
+    /// Removes the last move, which must be at `p` (a GUI's undo names the stone it takes back; several
+    /// moves are taken back one TAKEBACK at a time). Refuses any other point and changes nothing then.
     pub fn take_back(&mut self, p: Pos) -> Result<(), BoardError> {
-        let mover = self.side_to_move().opp();
-        if self.get(p) != Cell::Stone(mover) {
+        if self.last_move() != Some(p) || !matches!(self.get(p), Cell::Stone(_)) {
             return Err(BoardError::CannotTakeBack(p));
         }
-        if self.capture.is_some() {
-            // Under captures only the last move can be taken back: it alone knows what it took.
-            if self.last_move() != Some(p) {
-                return Err(BoardError::CannotTakeBack(p));
-            }
-            self.undo();
-            return Ok(());
-        }
-        self.history.retain(|&q| q != p);
-        self.counts[mover.index()] -= 1;
-        self.set(p, Cell::Empty);
+        self.undo();
         Ok(())
     }
 
@@ -598,15 +587,20 @@ mod tests {
     }
 
     #[test]
-    fn take_back_of_an_earlier_stone() {
+    fn take_back_takes_only_the_last_move() {
         let mut b = Board::new(9, 9).unwrap();
         for (x, y) in [(4, 4), (0, 0), (5, 5), (1, 1), (6, 6)] {
             b.try_play(x, y).unwrap();
         }
-        b.take_back(Pos::new(5, 5)).unwrap();
-        assert_eq!(b.history(), &[Pos::new(4, 4), Pos::new(0, 0), Pos::new(1, 1), Pos::new(6, 6)]);
-        assert_eq!(b.side_to_move(), Color::Black);
-        assert!(b.take_back(Pos::new(4, 4)).is_err(), "black did not move last");
+        let before = b.clone();
+        assert!(b.take_back(Pos::new(5, 5)).is_err(), "an earlier black stone");
+        assert!(b.take_back(Pos::new(1, 1)).is_err(), "an earlier white stone");
+        assert!(b.take_back(Pos::new(8, 8)).is_err(), "an empty point");
+        assert_eq!(b, before, "a refused take-back changes nothing");
+        b.take_back(Pos::new(6, 6)).unwrap();
+        b.take_back(Pos::new(1, 1)).unwrap();
+        assert_eq!(b.history(), &[Pos::new(4, 4), Pos::new(0, 0), Pos::new(5, 5)]);
+        assert_eq!(b.side_to_move(), Color::White);
     }
 
     #[test]

@@ -402,7 +402,7 @@ impl Engine {
         Ok(())
     }
 
-    /// TAKEBACK: removes the last move (or a stone of the side that moved last).
+    /// TAKEBACK: removes the last move, which must be the point named.
     pub fn take_back(&mut self, x: i64, y: i64) -> Result<(), EngineError> {
         let b = self.game_mut()?;
         let p = b.pos(x, y).ok_or(BoardError::OffBoard { x, y })?;
