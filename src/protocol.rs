@@ -369,8 +369,12 @@ impl<W: Write> Session<W> {
             let flow = match event {
                 Event::Thought(t) => self.answer_move(&t)?,
                 Event::Eof if thinking => {
-                    // Finish the answer under way (quickly), then leave.
-                    self.engine.stop();
+                    // Finish the answer under way, then leave: a piped `TURN` gets the move it would
+                    // get from a manager. Only a thought with no limit at all is cut short.
+                    let s = self.engine.settings();
+                    if s.clock.is_unlimited() && s.max_depth == 0 && s.max_node == 0 {
+                        self.engine.stop();
+                    }
                     self.deferred.push_back(Event::Eof);
                     Flow::Continue
                 }

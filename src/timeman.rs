@@ -54,17 +54,30 @@ fn margin(ms: i64) -> i64 {
     25 + ms * 2 / 25
 }
 
+impl Clock {
+    /// The turn limit and the time left in the match, each `None` when there is none.
+    fn limits(&self) -> (Option<i64>, Option<i64>) {
+        let turn = (self.timeout_turn > 0).then_some(self.timeout_turn);
+        let left = match self.time_left {
+            Some(UNLIMITED_LEFT) => None,
+            Some(t) => Some(t),
+            None if self.timeout_match > 0 => Some(self.timeout_match),
+            None => None,
+        };
+        (turn, left)
+    }
+
+    /// Whether a move may think until it is stopped (no turn limit and no match clock).
+    pub fn is_unlimited(&self) -> bool {
+        self.limits() == (None, None)
+    }
+}
+
 impl Budget {
     /// The budget of a move whose command was read at `start`, with `empty` empty cells left (the game
     /// cannot last more than half of them more of our moves).
     pub fn new(clock: &Clock, start: Instant, empty: usize) -> Budget {
-        let turn = (clock.timeout_turn > 0).then_some(clock.timeout_turn);
-        let left = match clock.time_left {
-            Some(UNLIMITED_LEFT) => None,
-            Some(t) => Some(t),
-            None if clock.timeout_match > 0 => Some(clock.timeout_match),
-            None => None,
-        };
+        let (turn, left) = clock.limits();
         if turn.is_none() && left.is_none() {
             return Budget { start, soft: None, hard: None };
         }
