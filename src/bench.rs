@@ -5,11 +5,12 @@
 //! The positions are Rapfi's benchmark openings (rules.md §3.3), plus renju and caro ones on 20x20 and a
 //! caro one on 15x15, so every rule is searched on both sizes.
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::board::Board;
+use crate::board::{Board, Pos};
 use crate::rules::Rules;
 use crate::search::{self, SearchPlayer, score_text};
 use crate::tt::Tt;
@@ -33,15 +34,61 @@ pub const POSITIONS: &[(i64, i64, &str)] = &[
     (8, 20, "j10k11k10i10l10m10j11"),
 ];
 
-/// Runs the bench and returns its report; the last line is `nodes N nps M`.
-pub fn run(depth: i32) -> String {
+/// One position's search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchPosition {
+    pub rule: i64,
+    pub size: i64,
+    pub moves: &'static str,
+    pub best: Option<Pos>,
+    pub score: i32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The whole run: `nodes` is the signature (the same on every machine), the times are this machine's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchReport {
+    pub positions: Vec<BenchPosition>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl BenchReport {
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// One line a position, then `nodes N nps M`.
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for p in &self.positions {
+            writeln!(
+                f,
+                "rule {} {}x{} {}: best {} eval {} nodes {} ({:.0} ms)",
+                p.rule,
+                p.size,
+                p.size,
+                p.moves,
+                p.best.map_or("-".into(), |m| m.notation()),
+                score_text(p.score),
+                p.nodes,
+                p.seconds * 1000.0
+            )?;
+        }
+        writeln!(f, "nodes {} nps {:.0}", self.nodes, self.nodes_per_second())
+    }
+}
+
+/// Runs the bench to `depth` plies.
+pub fn run(depth: i32) -> BenchReport {
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
-    let mut out = String::new();
-    let mut total = 0u64;
+    let mut positions = vec![];
     let started = Instant::now();
-    for &(mask, size, moves) in POSITIONS {
-        let rules = Rules::from_mask(mask, 5).0;
+    for &(rule, size, moves) in POSITIONS {
+        let rules = Rules::from_mask(rule, 5).0;
         let Some(pats) = player.patterns(&rules) else { continue };
         let tt = Tt::new(16 << 20);
         let Ok(board) = Board::from_moves(size, size, moves) else { continue };
@@ -56,16 +103,16 @@ pub fn run(depth: i32) -> String {
             use_vct: false,
         };
         let o = search::run(&board, &setup);
-        total += o.nodes;
-        out.push_str(&format!(
-            "rule {mask} {size}x{size} {moves}: best {} eval {} nodes {} ({:.0} ms)\n",
-            o.mv.map_or("-".into(), |p| p.notation()),
-            score_text(o.score),
-            o.nodes,
-            t.elapsed().as_secs_f64() * 1000.0
-        ));
+        positions.push(BenchPosition {
+            rule,
+            size,
+            moves,
+            best: o.mv,
+            score: o.score,
+            nodes: o.nodes,
+            seconds: t.elapsed().as_secs_f64(),
+        });
     }
-    let secs = started.elapsed().as_secs_f64().max(1e-9);
-    out.push_str(&format!("nodes {total} nps {:.0}\n", total as f64 / secs));
-    out
+    let nodes = positions.iter().map(|p| p.nodes).sum();
+    BenchReport { positions, nodes, seconds: started.elapsed().as_secs_f64() }
 }

@@ -2,6 +2,7 @@
 //! protocol on stdin/stdout; `match` runs engine-vs-engine matches.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
@@ -18,6 +19,7 @@ use quincunx::weights::{Style, Table, WeightMatrix};
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
                        [--threads N]
+       pbrain-quincunx --version
        pbrain-quincunx bench [DEPTH]
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --help
@@ -130,79 +132,153 @@ fn play_command(args: &[String]) -> Result<()> {
     run_tournament(tournament, &mut stdin.lock(), &mut std::io::stdout().lock())
 }
 
-fn main() -> Result<()> {
+const BENCH_USAGE: &str = "\
+usage: pbrain-quincunx bench [DEPTH]
+
+Searches a fixed set of positions (every rule, 15x15 and 20x20) to DEPTH plies (default 7) on one
+thread and prints each result, then `nodes N nps M`. The node count is the same on every machine: a
+change that should not alter the search leaves it unchanged.";
+
+/// A mistake on the command line: reported as one `Error:` line and a hint at the usage, exit status 2.
+#[derive(Debug)]
+struct UsageError {
+    message: String,
+    /// The subcommand whose `--help` explains it (empty: the program's own).
+    command: &'static str,
+}
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Marks `e` as a command-line mistake of `command`.
+fn usage(command: &'static str, e: anyhow::Error) -> anyhow::Error {
+    UsageError { message: format!("{e:#}"), command }.into()
+}
+
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => code,
+        // Display, not Debug: one line, and no backtrace whatever RUST_BACKTRACE says.
+        Err(e) => match e.downcast_ref::<UsageError>() {
+            Some(u) => {
+                let help = if u.command.is_empty() { String::new() } else { format!(" {}", u.command) };
+                eprintln!("Error: {u}");
+                eprintln!("Run 'pbrain-quincunx{help} --help' for usage.");
+                ExitCode::from(2)
+            }
+            None => {
+                eprintln!("Error: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+fn run(args: &[String]) -> Result<ExitCode> {
     match args.first().map(String::as_str) {
-        Some("match") => return match_command(&args[1..]),
+        Some("match") => return match_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("bench") => {
-            let depth = match args.get(1) {
-                Some(d) => d.parse().with_context(|| format!("bench depth '{d}' is not a number"))?,
-                None => quincunx::bench::DEFAULT_DEPTH,
+            let depth = match &args[1..] {
+                [] => quincunx::bench::DEFAULT_DEPTH,
+                [h] if h == "-h" || h == "--help" => {
+                    println!("{BENCH_USAGE}");
+                    return Ok(ExitCode::SUCCESS);
+                }
+                [d] => match d.parse::<i32>() {
+                    Ok(n) if n >= 1 => n,
+                    _ => bail!(usage(
+                        "bench",
+                        anyhow::anyhow!("bench depth '{d}' is not a whole number from 1")
+                    )),
+                },
+                more => bail!(usage("bench", anyhow::anyhow!("bench takes one DEPTH, not {}", more.len()))),
             };
             print!("{}", quincunx::bench::run(depth));
-            return Ok(());
+            return Ok(ExitCode::SUCCESS);
         }
         Some("script") => {
             let ok = script_command(&args[1..])?;
-            std::process::exit(if ok { 0 } else { 1 });
+            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
-        Some("play") => return play_command(&args[1..]),
+        Some("play") => return play_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("-V" | "--version") => {
+            println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
+            return Ok(ExitCode::SUCCESS);
+        }
         _ => {}
     }
-    let (player, threads) = parse_player(&args)?;
+    let Some(BrainOptions { player, threads }) = parse_player(args).map_err(|e| usage("", e))? else {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    };
     let mut engine = Engine::new(player);
     if let Some(n) = threads {
         // A default: a manager's INFO thread_num still decides.
         engine.apply(quincunx::engine::Info::ThreadNum(n));
     }
     quincunx::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine).context("protocol I/O")?;
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
-fn parse_player(args: &[String]) -> Result<(Arc<dyn Player>, Option<usize>)> {
+/// `threads` as given on the command line: a whole number from 1.
+fn parse_threads(flag: &str, v: &str) -> Result<usize> {
+    match v.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => bail!("{flag}: '{v}' is not a whole number from 1"),
+    }
+}
+
+/// The protocol brain's options.
+struct BrainOptions {
+    player: Arc<dyn Player>,
+    /// Search threads until the manager sends `INFO thread_num`.
+    threads: Option<usize>,
+}
+
+/// The protocol brain's options; `None` when `--help` was asked for.
+fn parse_player(args: &[String]) -> Result<Option<BrainOptions>> {
     let mut wm = WeightMatrix::default();
     let mut weights = false;
     let mut threads = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value =
-            |name: &str| it.next().cloned().with_context(|| format!("{name} needs a value\n{USAGE}"));
+        let mut value = |name: &str| it.next().cloned().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
             "--player" => match value("--player")?.as_str() {
                 "weights" => weights = true,
                 "search" => weights = false,
-                other => bail!("unknown player '{other}'\n{USAGE}"),
+                other => bail!("unknown player '{other}' (search or weights)"),
             },
             "--table" => {
                 wm.table = match value("--table")?.as_str() {
                     "tuple" => Table::Tuple,
                     "proportional" => Table::Proportional,
-                    other => bail!("unknown table '{other}'\n{USAGE}"),
+                    other => bail!("unknown table '{other}' (tuple or proportional)"),
                 }
             }
             "--style" => {
                 wm.style = match value("--style")?.as_str() {
                     "balanced" => Style::Balanced,
                     "defensive" => Style::Defensive,
-                    other => bail!("unknown style '{other}'\n{USAGE}"),
+                    other => bail!("unknown style '{other}' (balanced or defensive)"),
                 }
             }
-            "--threads" => {
-                let v = value("--threads")?;
-                threads = Some(v.parse().with_context(|| format!("--threads: '{v}' is not a number"))?);
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                std::process::exit(0);
-            }
-            other => bail!("unknown argument '{other}'\n{USAGE}"),
+            "--threads" => threads = Some(parse_threads(a, &value("--threads")?)?),
+            "-h" | "--help" => return Ok(None),
+            other => bail!("unknown argument '{other}'"),
         }
     }
     let player: Arc<dyn Player> = if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::default()) };
-    Ok((player, threads))
+    Ok(Some(BrainOptions { player, threads }))
 }
 
 const SCRIPT_USAGE: &str = "\

@@ -1,0 +1,70 @@
+//! The command line behaves like a well-kept Unix tool: `--version`, `--help` of every subcommand on
+//! stdout with status 0, and a mistake answered by one `Error:` line and a usage hint on stderr with
+//! status 2, never a backtrace (even with `RUST_BACKTRACE=1`).
+
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary starts")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A command-line mistake: status 2, nothing on stdout, exactly one `Error:` line and a usage hint.
+fn assert_usage_error(args: &[&str]) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{args:?} printed on stdout: {}", stdout(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.iter().filter(|l| l.starts_with("Error: ")).count(), 1, "{args:?}: {err}");
+    assert!(lines.len() <= 3, "{args:?}: a short message, not a usage dump or a backtrace: {err}");
+    assert!(!err.contains("backtrace") && !err.contains("stack"), "{args:?}: {err}");
+}
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let o = run(&[flag]);
+        assert!(o.status.success());
+        assert_eq!(stdout(&o).trim(), format!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn every_help_prints_its_usage_and_succeeds() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["bench", "--help"],
+        &["script", "--help"],
+        &["play", "--help"],
+        &["match", "--help"],
+    ] {
+        let o = run(args);
+        assert!(o.status.success(), "{args:?}");
+        assert!(stdout(&o).starts_with("usage: pbrain-quincunx"), "{args:?}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn mistakes_are_one_error_line_and_status_2() {
+    assert_usage_error(&["--bogus"]);
+    assert_usage_error(&["--player", "nobody"]);
+    assert_usage_error(&["--threads", "0"]);
+    assert_usage_error(&["--threads"]);
+    assert_usage_error(&["bench", "1", "2"]);
+    assert_usage_error(&["bench", "zero"]);
+    assert_usage_error(&["bench", "0"]);
+}
