@@ -49,6 +49,10 @@ pub enum Variant {
     Pente { keryo: bool, g: bool },
 }
 
+/// Every game the command lines name, in the order they are listed to users.
+pub const GAME_NAMES: &[&str] =
+    &["freestyle", "exact", "renju", "caro", "caro-exact", "pente", "keryo", "gpente"];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub variant: Variant,
@@ -117,6 +121,38 @@ impl Rules {
             "keryo" => Some(Rules::pente(true)),
             "gpente" => Some(Rules::g_pente()),
             _ => None,
+        }
+    }
+
+    /// A game by the name the command lines use (`play --rules`, `match --variant`): one of
+    /// [`GAME_NAMES`], case-insensitive; `None` for anything else.
+    pub fn named(name: &str) -> Option<Rules> {
+        let name = name.to_ascii_lowercase();
+        if let Some(pente) = Rules::pente_named(&name) {
+            return Some(pente);
+        }
+        let mask = match name.as_str() {
+            "freestyle" => 0,
+            "exact" | "standard" => 1,
+            "renju" => 4,
+            "caro" => 8,
+            "caro-exact" => 9,
+            _ => return None,
+        };
+        Some(Rules::from_mask(mask, 5).0)
+    }
+
+    /// The name [`Rules::named`] reads back as these rules (the line length aside).
+    pub fn name(&self) -> &'static str {
+        match self.variant {
+            Variant::Pente { keryo: true, .. } => "keryo",
+            Variant::Pente { g: true, .. } => "gpente",
+            Variant::Pente { .. } => "pente",
+            Variant::Freestyle => "freestyle",
+            Variant::Exact => "exact",
+            Variant::Renju => "renju",
+            Variant::Caro { exact: false } => "caro",
+            Variant::Caro { exact: true } => "caro-exact",
         }
     }
 
@@ -339,6 +375,17 @@ mod tests {
 
     fn rules(mask: i64) -> Rules {
         Rules::from_mask(mask, 5).0
+    }
+
+    #[test]
+    fn every_game_name_reads_back() {
+        for &name in GAME_NAMES {
+            let r = Rules::named(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(r.name(), name);
+            assert_eq!(Rules::named(&name.to_ascii_uppercase()), Some(r));
+        }
+        assert_eq!(Rules::named("caro-exact"), Some(rules(9)));
+        assert_eq!(Rules::named("gomoku"), None);
     }
 
     #[test]
