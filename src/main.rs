@@ -68,14 +68,18 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
   --openings FILE     openings in the offset format (dx,dy, dx,dy, ...)
   --random SEED       play the openings in a shuffled order (default: file order)
   --concurrency N     games at once (default 1)
-  --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only)
+  --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only;
+                      fishtest's trinomial GSPRT, logistic Elo, alpha = beta = 0.05 by default)
   --max-stones N      draw once N stones are on the board (default: full board; renju: 25 empty left)
   --pause MS          wait after each answer before the next command (default 3)
   --psq DIR           write each game as DIR/game-NNNNN.psq
   --sgf FILE          write all games to FILE
   --quiet             no progress line on stderr
   --by-opening        after the summary, each pairing's results per opening and colour
-  --show-stderr       let the engines' stderr through";
+  --show-stderr       let the engines' stderr through
+
+The summary gives each pairing's score and Elo with its 95% interval [low, high] (a Wilson-type
+interval: 30 wins of 30 shows 100.0% [88.6%, 100.0%], Elo +inf [+357, +inf]).";
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {

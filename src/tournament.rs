@@ -84,6 +84,8 @@ pub struct Summary {
     pub times: Vec<TimeStats>,
     pub games: usize,
     pub scheduled: usize,
+    /// The SPRT's LLR and verdict; once decided, as they were at the decision (games still in
+    /// progress then are counted in the results but do not undo it).
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     pub seconds: f64,
 }
@@ -220,11 +222,14 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                     let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                     tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
                     if let Some(sprt) = cfg.sprt {
-                        let r = s.pairs[0].total;
-                        let verdict = sprt.verdict(&r);
-                        s.sprt = Some((sprt, sprt.llr(&r), verdict));
-                        if verdict != SprtVerdict::Continue {
-                            stop.store(true, Ordering::Relaxed);
+                        let decided = s.sprt.is_some_and(|(_, _, v)| v != SprtVerdict::Continue);
+                        if !decided {
+                            let r = s.pairs[0].total;
+                            let verdict = sprt.verdict(&r);
+                            s.sprt = Some((sprt, sprt.llr(&r), verdict));
+                            if verdict != SprtVerdict::Continue {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
                     }
                     if cfg.progress {
@@ -349,6 +354,8 @@ fn duration(secs: f64) -> String {
 }
 
 fn elo_text(e: f64) -> String {
+    // Rounding would otherwise show an even score as "-0".
+    let e = if e.abs() < 0.5 { 0.0 } else { e };
     if e.is_finite() {
         format!("{e:+.0}")
     } else if e > 0.0 {
@@ -366,20 +373,22 @@ impl Summary {
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
-            let (elo, err) = t.elo();
-            let err = if err.is_finite() { format!("{err:.0}") } else { "inf".into() };
+            let (lo, hi) = t.score_interval();
+            let (elo_lo, elo_hi) = t.elo_interval();
             let _ = writeln!(
                 out,
-                "{a} vs {b}: +{} -{} ={}  score {:.1}/{} = {:.1}% ± {:.1}%  Elo {} ± {}",
+                "{a} vs {b}: +{} -{} ={}  score {:.1}/{} = {:.1}% [{:.1}%, {:.1}%]  Elo {} [{}, {}]",
                 t.wins,
                 t.losses,
                 t.draws,
                 t.points(),
                 t.games(),
                 100.0 * t.score(),
-                100.0 * t.score_error(),
-                elo_text(elo),
-                err
+                100.0 * lo,
+                100.0 * hi,
+                elo_text(t.elo()),
+                elo_text(elo_lo),
+                elo_text(elo_hi)
             );
             for (label, r) in [("black", p.a_black), ("white", p.a_white)] {
                 let _ = writeln!(out, "  {a} as {label}: +{} -{} ={}", r.wins, r.losses, r.draws);

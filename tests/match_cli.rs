@@ -1,0 +1,70 @@
+//! `pbrain-quincunx match` through its real binary: what reaches the user (exit status, summary, record
+//! files) when the SPRT decides, an output path or an engine is bad, names repeat or openings do not
+//! fit. The engines are this binary's fast deterministic `--player weights` and the scripted
+//! `tests/fault-engines`.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pbrain-quincunx");
+
+fn weights() -> String {
+    format!("{BIN} --player weights")
+}
+
+fn fault_engine(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
+    format!("bash {}", path.display())
+}
+
+/// Runs `match` with `args` (fast settings first, so that the test's own come after and win), with a
+/// watchdog: a runner that hangs fails the test instead of hanging it.
+fn run_match(args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(["match", "--quiet", "--turn", "1000", "--pause", "0"])
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("match {args:?} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// The first pairing's wins, losses and draws from the summary (`a vs b: +W -L =D ...`).
+fn pairing(out: &Output) -> Option<(u32, u32, u32)> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.contains(" vs ") && l.contains(": +"))?;
+    let mut words = line.split(": ").nth(1)?.split_whitespace();
+    let mut count = |sign: char| words.next()?.strip_prefix(sign)?.parse().ok();
+    Some((count('+')?, count('-')?, count('=')?))
+}
+
+/// The SPRT's LLR from the summary (`SPRT ...: LLR x in [lo, hi], ...`).
+fn llr(out: &Output) -> Option<f64> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("SPRT "))?;
+    line.split("LLR ").nth(1)?.split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+fn a_match_one_engine_wins_every_game_of_stops_with_h1() {
+    // The weights player beats the first-free-point script every game; at elo0 = 0, elo1 = 50 the
+    // 23rd straight win takes the LLR to 3.07, past ln(0.95/0.05) = 2.94 (22 give 2.939).
+    let (w, f) = (weights(), fault_engine("first_free"));
+    let out = run_match(&["--engine", &w, "--engine", &f, "--games", "30", "--sprt", "0,50"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(pairing(&out), Some((23, 0, 0)), "{out:?}");
+    assert!(llr(&out).is_some_and(|v| v >= (0.95f64 / 0.05).ln()), "{out:?}");
+}
