@@ -52,7 +52,8 @@ usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAM
 Plays engines that speak the Gomocup protocol against each other; every fault (time, crash,
 illegal or malformed move, bad START answer) loses the game and restarts the engine.
   --engine CMD        an engine command with its arguments, quoted as one word (two or more)
-  --name NAME         a name for the engine given just before (default: its program's file name)
+  --name NAME         a name for the engine given just before (default: its program's file name;
+                      a repeated name gets #2, #3, ...)
   --gauntlet          the first engine against each other one (default: round robin)
   --rule N            Gomocup rule code: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 (default 0)
   --variant V         gomoku (by --rule, the default), pente, keryo or gpente

@@ -90,6 +90,23 @@ pub struct Summary {
     pub seconds: f64,
 }
 
+/// The engines' names made distinct in order: the second `name` becomes `name#2`, the third `name#3`
+/// (skipping any such name already taken), so that two engines run from the same program can be told
+/// apart in the results and the records.
+pub fn distinct_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let mut candidate = name.clone();
+        let mut k = 1;
+        while out.contains(&candidate) || (k > 1 && names.contains(&candidate)) {
+            k += 1;
+            candidate = format!("{name}#{k}");
+        }
+        out.push(candidate);
+    }
+    out
+}
+
 struct Job {
     pair: usize,
     black: usize,
@@ -168,6 +185,7 @@ fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result
 
 pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
     let placed = validate(cfg)?;
+    let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
         (1..n).map(|j| (0, j)).collect()
@@ -192,7 +210,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
     }
     let scheduled = jobs.len();
     let summary = Mutex::new(Summary {
-        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        names: names.clone(),
         pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
         times: vec![TimeStats::default(); n],
         scheduled,
@@ -205,8 +223,12 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             scope.spawn(|| {
-                let mut seats: Vec<Seat> =
-                    cfg.engines.iter().map(|e| Seat::new(e.name.clone(), e.command.clone())).collect();
+                let mut seats: Vec<Seat> = cfg
+                    .engines
+                    .iter()
+                    .zip(&names)
+                    .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
+                    .collect();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -490,6 +512,15 @@ mod tests {
             reason: String::new(),
         };
         GameResult { record, ending: Ending::Five, winner, times: [vec![], vec![]] }
+    }
+
+    #[test]
+    fn repeated_names_are_numbered() {
+        let names = |v: &[&str]| distinct_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["qx", "qx", "rival", "qx"]), ["qx", "qx#2", "rival", "qx#3"]);
+        // A name already given is not taken by a repeat.
+        assert_eq!(names(&["qx", "qx", "qx#2"]), ["qx", "qx#3", "qx#2"]);
+        assert_eq!(names(&["a", "b"]), ["a", "b"]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! fit. The engines are this binary's fast deterministic `--player weights` and the scripted
 //! `tests/fault-engines`.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,14 @@ fn weights() -> String {
 fn fault_engine(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
     format!("bash {}", path.display())
+}
+
+/// An empty directory of this test's own.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quincunx-match-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir
 }
 
 /// Runs `match` with `args` (fast settings first, so that the test's own come after and win), with a
@@ -67,4 +76,40 @@ fn a_match_one_engine_wins_every_game_of_stops_with_h1() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(pairing(&out), Some((23, 0, 0)), "{out:?}");
     assert!(llr(&out).is_some_and(|v| v >= (0.95f64 / 0.05).ln()), "{out:?}");
+}
+
+#[test]
+fn records_are_written_and_repeated_names_made_distinct() {
+    let dir = scratch("records");
+    let (psq, sgf) = (dir.join("psq"), dir.join("games.sgf"));
+    let w = weights();
+    let out = run_match(&[
+        "--engine",
+        &w,
+        "--engine",
+        &w,
+        "--games",
+        "4",
+        "--psq",
+        psq.to_str().unwrap(),
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let games = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(games.matches("(;GM[4]").count(), 4);
+    let mut files: Vec<_> = std::fs::read_dir(&psq).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 4, "{files:?}");
+    // A PSQ file ends with the black player's name, the white player's and the result.
+    let mut names = BTreeSet::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        names.insert(lines[lines.len() - 3].to_string());
+        names.insert(lines[lines.len() - 2].to_string());
+    }
+    let expected: BTreeSet<String> = ["pbrain-quincunx", "pbrain-quincunx#2"].map(String::from).into();
+    assert_eq!(names, expected);
+    let _ = std::fs::remove_dir_all(&dir);
 }
