@@ -80,7 +80,8 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
   --show-stderr       let the engines' stderr through
 
 The summary gives each pairing's score and Elo with its 95% interval [low, high] (a Wilson-type
-interval: 30 wins of 30 shows 100.0% [88.6%, 100.0%], Elo +inf [+357, +inf]).";
+interval: 30 wins of 30 shows 100.0% [88.6%, 100.0%], Elo +inf [+357, +inf]). Openings that do
+not fit the board are skipped with one warning.";
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {

@@ -88,6 +88,8 @@ pub struct Summary {
     /// progress then are counted in the results but do not undo it).
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     pub seconds: f64,
+    /// Openings that do not fit the board or break the rules, by number in the file: skipped.
+    pub skipped_openings: Vec<usize>,
 }
 
 /// The engines' names made distinct in order: the second `name` becomes `name#2`, the third `name#3`
@@ -132,9 +134,15 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     v
 }
 
-/// Checks the configuration before anything is started. Returns the openings that fit, each with its
-/// number in the file (from 1).
-fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
+/// The openings that can be played and those skipped (with the reason), each with its number in the
+/// file (from 1).
+struct Openings {
+    placed: Vec<(usize, Vec<Pos>)>,
+    skipped: Vec<(usize, String)>,
+}
+
+/// Checks the configuration before anything is started.
+fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
@@ -145,22 +153,39 @@ fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
         return Err("games per pairing must be at least 1".into());
     }
     crate::board::Board::new(cfg.game.width as i64, cfg.game.height as i64).map_err(|e| e.to_string())?;
-    // An opening that does not fit this board is skipped with a warning, not the whole match refused
-    // (opening lists are often shared between board sizes).
-    let mut placed = vec![];
+    // An opening that does not fit this board is skipped, not the whole match refused (opening lists
+    // are often shared between board sizes).
+    let (mut placed, mut skipped) = (vec![], vec![]);
     for (i, o) in cfg.openings.iter().enumerate() {
         match o
             .place(cfg.game.width, cfg.game.height)
             .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
         {
             Ok(p) => placed.push((i + 1, p)),
-            Err(e) => log::warn!("opening {} skipped: {e}", i + 1),
+            Err(e) => skipped.push((i + 1, e)),
         }
     }
     if placed.is_empty() && !cfg.openings.is_empty() {
         return Err("no opening fits the board".into());
     }
-    Ok(placed)
+    Ok(Openings { placed, skipped })
+}
+
+/// The one warning for the skipped openings: a line per run, however many there are.
+fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
+    let numbers: Vec<String> = skipped.iter().take(10).map(|(n, _)| n.to_string()).collect();
+    let more = if skipped.len() > 10 { ", ..." } else { "" };
+    let first = if skipped.len() > 1 { "the first: " } else { "" };
+    format!(
+        "{} of {} openings skipped as they do not fit a {}x{} board under {}: {}{more} ({first}{})",
+        skipped.len(),
+        cfg.openings.len(),
+        cfg.game.width,
+        cfg.game.height,
+        cfg.game.rules,
+        numbers.join(", "),
+        skipped.first().map_or("", |(_, why)| why.as_str())
+    )
 }
 
 /// An opening's stones played under the rules: Pente's opening rule applies to them as to moves, and
@@ -184,7 +209,10 @@ fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result
 }
 
 pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
-    let placed = validate(cfg)?;
+    let Openings { placed, skipped } = validate(cfg)?;
+    if !skipped.is_empty() {
+        log::warn!("{}", skipped_warning(cfg, &skipped));
+    }
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
@@ -214,6 +242,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
         pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
         times: vec![TimeStats::default(); n],
         scheduled,
+        skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
         ..Default::default()
     });
     let sgf = Mutex::new(String::new());
@@ -521,6 +550,41 @@ mod tests {
         // A name already given is not taken by a repeat.
         assert_eq!(names(&["qx", "qx", "qx#2"]), ["qx", "qx#3", "qx#2"]);
         assert_eq!(names(&["a", "b"]), ["a", "b"]);
+    }
+
+    #[test]
+    fn openings_that_do_not_fit_are_skipped_and_counted() {
+        let cfg = MatchConfig {
+            engines: vec![EngineSpec { name: "a".into(), command: vec![] }; 2],
+            gauntlet: false,
+            game: GameSettings {
+                rules: Rules::default(),
+                width: 15,
+                height: 15,
+                turn_ms: 0,
+                game_ms: 0,
+                tolerance_ms: 0,
+                start_timeout_ms: 0,
+                max_memory: 0,
+                threads: 0,
+                max_stones: 225,
+                pause_ms: 0,
+                show_stderr: false,
+            },
+            games_per_pair: 2,
+            openings: crate::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            shuffle_seed: None,
+            concurrency: 1,
+            sprt: None,
+            psq_dir: None,
+            sgf: None,
+            progress: false,
+            by_opening: false,
+        };
+        let Openings { placed, skipped } = validate(&cfg).unwrap();
+        assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
+        assert_eq!(skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(skipped_warning(&cfg, &skipped).lines().count(), 1);
     }
 
     #[test]

@@ -113,3 +113,27 @@ fn records_are_written_and_repeated_names_made_distinct() {
     assert_eq!(names, expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn openings_that_do_not_fit_are_reported_in_one_line() {
+    let dir = scratch("unfit-openings");
+    let openings = dir.join("openings.txt");
+    // One opening fits 15x15; three have a stone off the board.
+    std::fs::write(&openings, "0,0, 1,0\n-8,-6, 0,1\n7,8, 0,0\n0,0, 9,9\n").unwrap();
+    let w = weights();
+    let out = run_match(&[
+        "--engine",
+        &w,
+        "--engine",
+        &w,
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().filter(|l| !l.trim().is_empty()).count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
