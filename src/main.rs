@@ -73,15 +73,16 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
                       fishtest's trinomial GSPRT, logistic Elo, alpha = beta = 0.05 by default)
   --max-stones N      draw once N stones are on the board (default: full board; renju: 25 empty left)
   --pause MS          wait after each answer before the next command (default 3)
-  --psq DIR           write each game as DIR/game-NNNNN.psq
-  --sgf FILE          write all games to FILE
+  --psq DIR           write each game as DIR/game-NNNNN.psq when it ends (DIR is made if missing)
+  --sgf FILE          write all games to FILE, each when it ends (its directory must exist)
   --quiet             no progress line on stderr
   --by-opening        after the summary, each pairing's results per opening and colour
   --show-stderr       let the engines' stderr through
 
 The summary gives each pairing's score and Elo with its 95% interval [low, high] (a Wilson-type
 interval: 30 wins of 30 shows 100.0% [88.6%, 100.0%], Elo +inf [+357, +inf]). Openings that do
-not fit the board are skipped with one warning.";
+not fit the board are skipped with one warning. A game record that cannot be written stops the
+match: the summary of the games played is printed, then the error (exit status 1).";
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
@@ -279,10 +280,14 @@ fn script_command(args: &[String]) -> Result<bool> {
 /// `pbrain-quincunx match …`
 fn match_command(args: &[String]) -> Result<()> {
     let cfg = parse_match(args)?;
-    let summary = run_match(&cfg).map_err(anyhow::Error::msg)?;
+    let summary = run_match(&cfg)?;
     print!("{}", summary.render());
     if cfg.by_opening {
         print!("{}", summary.render_openings());
+    }
+    // The results come first: the games were played and count even if their records were lost.
+    if let Some(e) = &summary.output_error {
+        bail!("the match stopped after {} of {} games: {e}", summary.games, summary.scheduled);
     }
     Ok(())
 }

@@ -6,11 +6,16 @@
 //! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
+//! Everything that can make a match pointless is checked before the first game: the configuration,
+//! the openings and the output paths. After that a match always ends with its summary: a record that
+//! cannot be written stops the games still to be played and is reported with the summary
+//! ([`Summary::output_error`]).
+//!
 //! Invariant: the runner never waits on a brain without a deadline ([`crate::referee`]), and every
 //! process it started is gone when [`run_match`] returns.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -20,6 +25,7 @@ use std::time::Instant;
 use crate::board::{Color, Pos};
 use crate::elo::{Sprt, SprtVerdict, Wld};
 use crate::opening::Opening;
+use crate::record::{OutputError, Recorder};
 use crate::referee::{Ending, GameResult, GameSettings, Seat, play_game};
 use crate::rules::{Rules, Verdict};
 
@@ -90,7 +96,29 @@ pub struct Summary {
     pub seconds: f64,
     /// Openings that do not fit the board or break the rules, by number in the file: skipped.
     pub skipped_openings: Vec<usize>,
+    /// The first game record that could not be written (the match stopped there).
+    pub output_error: Option<OutputError>,
 }
+
+/// Why a match was not played.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The configuration cannot be played (the reason in words).
+    Config(String),
+    /// An output path cannot be written.
+    Output(OutputError),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(why) => f.write_str(why),
+            MatchError::Output(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// The engines' names made distinct in order: the second `name` becomes `name#2`, the third `name#3`
 /// (skipping any such name already taken), so that two engines run from the same program can be told
@@ -208,11 +236,15 @@ fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result
     Ok(stones)
 }
 
-pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
-    let Openings { placed, skipped } = validate(cfg)?;
+/// Plays the match. `Err` when nothing was scored: the configuration or an output path failed. A
+/// record that cannot be written later stops the match with `Ok` and [`Summary::output_error`] set,
+/// the games played so far counted.
+pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
+    let Openings { placed, skipped } = validate(cfg).map_err(MatchError::Config)?;
     if !skipped.is_empty() {
         log::warn!("{}", skipped_warning(cfg, &skipped));
     }
+    let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
@@ -233,9 +265,6 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
             jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
         }
     }
-    if let Some(dir) = &cfg.psq_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
     let scheduled = jobs.len();
     let summary = Mutex::new(Summary {
         names: names.clone(),
@@ -245,7 +274,6 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
         ..Default::default()
     });
-    let sgf = Mutex::new(String::new());
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
     let began = Instant::now();
@@ -270,6 +298,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                         let (b, w) = two_mut(&mut seats, job.black, job.white);
                         play_game(&cfg.game, opening, [b, w])
                     };
+                    let written = recorder.write(job.number, &result.record);
                     let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                     tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
                     if let Some(sprt) = cfg.sprt {
@@ -283,19 +312,14 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                             }
                         }
                     }
+                    if let Err(e) = written {
+                        // The rest of the match would go unrecorded: stop, and keep the results.
+                        stop.store(true, Ordering::Relaxed);
+                        s.output_error.get_or_insert(e);
+                    }
                     if cfg.progress {
                         let line = progress_line(&s, &job, &result, began);
                         let _ = writeln!(std::io::stderr(), "{line}");
-                    }
-                    drop(s);
-                    if let Some(dir) = &cfg.psq_dir {
-                        let path = dir.join(format!("game-{:05}.psq", job.number));
-                        if let Err(e) = std::fs::write(&path, result.record.psq()) {
-                            log::warn!("{}: {e}", path.display());
-                        }
-                    }
-                    if cfg.sgf.is_some() {
-                        sgf.lock().unwrap_or_else(|e| e.into_inner()).push_str(&result.record.sgf());
                     }
                 }
                 for seat in &mut seats {
@@ -304,10 +328,6 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
             });
         }
     });
-    if let Some(path) = &cfg.sgf {
-        let text = sgf.into_inner().unwrap_or_else(|e| e.into_inner());
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
     let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
     s.seconds = began.elapsed().as_secs_f64();
     Ok(s)

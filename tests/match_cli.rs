@@ -27,6 +27,12 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
+/// An engine that leaves `marker` behind when it is started: a way to see whether the runner started
+/// any engine at all.
+fn marking_engine(marker: &Path) -> String {
+    format!("bash -c 'touch {}; exec {BIN} --player weights'", marker.display())
+}
+
 /// Runs `match` with `args` (fast settings first, so that the test's own come after and win), with a
 /// watchdog: a runner that hangs fails the test instead of hanging it.
 fn run_match(args: &[&str]) -> Output {
@@ -76,6 +82,59 @@ fn a_match_one_engine_wins_every_game_of_stops_with_h1() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(pairing(&out), Some((23, 0, 0)), "{out:?}");
     assert!(llr(&out).is_some_and(|v| v >= (0.95f64 / 0.05).ln()), "{out:?}");
+}
+
+#[test]
+fn an_sgf_path_in_a_missing_directory_fails_before_any_engine_starts() {
+    let dir = scratch("sgf-missing-dir");
+    let marker = dir.join("started");
+    let sgf = dir.join("no/such/dir/games.sgf");
+    let e = marking_engine(&marker);
+    let out = run_match(&["--engine", &e, "--engine", &e, "--games", "2", "--sgf", sgf.to_str().unwrap()]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!marker.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_psq_directory_that_cannot_be_made_fails_before_any_engine_starts() {
+    let dir = scratch("psq-under-file");
+    let marker = dir.join("started");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let psq = file.join("games");
+    let e = marking_engine(&marker);
+    let out = run_match(&["--engine", &e, "--engine", &e, "--games", "2", "--psq", psq.to_str().unwrap()]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(!marker.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_openings_file_fails_before_any_engine_starts() {
+    let dir = scratch("openings-missing");
+    let marker = dir.join("started");
+    let openings = dir.join("absent.txt");
+    let e = marking_engine(&marker);
+    let out = run_match(&["--engine", &e, "--engine", &e, "--openings", openings.to_str().unwrap()]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(!marker.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_record_that_cannot_be_written_stops_the_match_and_keeps_the_summary() {
+    // /dev/full takes the file open and refuses every write: the first game's record fails.
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let w = weights();
+    let out = run_match(&["--engine", &w, "--engine", &w, "--games", "6", "--sgf", "/dev/full"]);
+    assert!(!out.status.success(), "{out:?}");
+    let (wins, losses, draws) = pairing(&out).expect("a summary");
+    assert_eq!(wins + losses + draws, 1, "{out:?}");
 }
 
 #[test]
