@@ -50,7 +50,9 @@ const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
 
 Plays engines that speak the Gomocup protocol against each other; every fault (time, crash,
-illegal or malformed move, bad START answer) loses the game and restarts the engine.
+illegal or malformed move, bad START answer) loses the game and restarts the engine. Before the
+first game every engine is started and must answer OK to START, and the output paths are checked:
+a failure there stops the run with an error and no game played.
   --engine CMD        an engine command with its arguments, quoted as one word (two or more)
   --name NAME         a name for the engine given just before (default: its program's file name;
                       a repeated name gets #2, #3, ...)

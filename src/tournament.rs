@@ -6,10 +6,10 @@
 //! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
-//! Everything that can make a match pointless is checked before the first game: the configuration,
-//! the openings and the output paths. After that a match always ends with its summary: a record that
-//! cannot be written stops the games still to be played and is reported with the summary
-//! ([`Summary::output_error`]).
+//! Everything that can make a match pointless is checked before the first game is scored: the
+//! configuration, the openings, the output paths, and every engine's start and first START. After that
+//! a match always ends with its summary: a record that cannot be written stops the games still to be
+//! played and is reported with the summary ([`Summary::output_error`]).
 //!
 //! Invariant: the runner never waits on a brain without a deadline ([`crate::referee`]), and every
 //! process it started is gone when [`run_match`] returns.
@@ -18,15 +18,15 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use crate::board::{Color, Pos};
 use crate::elo::{Sprt, SprtVerdict, Wld};
 use crate::opening::Opening;
 use crate::record::{OutputError, Recorder};
-use crate::referee::{Ending, GameResult, GameSettings, Seat, play_game};
+use crate::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
 use crate::rules::{Rules, Verdict};
 
 #[derive(Clone, Debug)]
@@ -107,6 +107,8 @@ pub enum MatchError {
     Config(String),
     /// An output path cannot be written.
     Output(OutputError),
+    /// An engine could not be started or did not answer its first START with OK.
+    EngineStart { engine: String, fault: Fault, detail: String },
 }
 
 impl fmt::Display for MatchError {
@@ -114,6 +116,12 @@ impl fmt::Display for MatchError {
         match self {
             MatchError::Config(why) => f.write_str(why),
             MatchError::Output(e) => write!(f, "{e}"),
+            MatchError::EngineStart { engine, fault, detail } if detail.is_empty() => {
+                write!(f, "engine {engine} {fault}; no game was played")
+            }
+            MatchError::EngineStart { engine, fault, detail } => {
+                write!(f, "engine {engine} {fault} ({detail}); no game was played")
+            }
         }
     }
 }
@@ -236,9 +244,9 @@ fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result
     Ok(stones)
 }
 
-/// Plays the match. `Err` when nothing was scored: the configuration or an output path failed. A
-/// record that cannot be written later stops the match with `Ok` and [`Summary::output_error`] set,
-/// the games played so far counted.
+/// Plays the match. `Err` when nothing was scored: the configuration, an output path or an engine's
+/// start failed. A record that cannot be written later stops the match with `Ok` and
+/// [`Summary::output_error`] set, the games played so far counted.
 pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let Openings { placed, skipped } = validate(cfg).map_err(MatchError::Config)?;
     if !skipped.is_empty() {
@@ -266,6 +274,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         }
     }
     let scheduled = jobs.len();
+    // More workers than games would only start engines that never play.
+    let workers = cfg.concurrency.clamp(1, scheduled.max(1));
     let summary = Mutex::new(Summary {
         names: names.clone(),
         pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
@@ -276,9 +286,11 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     });
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
+    let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
+    let started = Barrier::new(workers);
     let began = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
+        for _ in 0..workers {
             scope.spawn(|| {
                 let mut seats: Vec<Seat> = cfg
                     .engines
@@ -286,10 +298,22 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
                     .zip(&names)
                     .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
                     .collect();
-                loop {
-                    if stop.load(Ordering::Relaxed) {
+                // Every worker starts its engines and has their START answered before any game, so
+                // an engine that cannot play stops the match before a game is scored.
+                for seat in &mut seats {
+                    if let Err((fault, detail)) = seat.start(&cfg.game) {
+                        let mut first = start_error.lock().unwrap_or_else(|e| e.into_inner());
+                        first.get_or_insert(MatchError::EngineStart {
+                            engine: seat.name.clone(),
+                            fault,
+                            detail,
+                        });
                         break;
                     }
+                }
+                started.wait();
+                let failed = start_error.lock().unwrap_or_else(|e| e.into_inner()).is_some();
+                while !failed && !stop.load(Ordering::Relaxed) {
                     let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
                         break;
                     };
@@ -328,6 +352,9 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
             });
         }
     });
+    if let Some(e) = start_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
     s.seconds = began.elapsed().as_secs_f64();
     Ok(s)

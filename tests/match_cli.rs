@@ -174,6 +174,22 @@ fn records_are_written_and_repeated_names_made_distinct() {
 }
 
 #[test]
+fn an_engine_that_cannot_start_stops_the_run_before_any_game() {
+    let w = weights();
+    let out = run_match(&["--engine", "/nonexistent/engine", "--engine", &w, "--games", "2"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+#[test]
+fn an_engine_that_refuses_its_first_start_stops_the_run_before_any_game() {
+    let (w, bad) = (weights(), fault_engine("bad_start"));
+    let out = run_match(&["--engine", &w, "--engine", &bad, "--games", "2"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+#[test]
 fn openings_that_do_not_fit_are_reported_in_one_line() {
     let dir = scratch("unfit-openings");
     let openings = dir.join("openings.txt");
