@@ -4,10 +4,87 @@
 //! players' names and the result in words. SGF: `GM[4]` (gomoku), letters `a..` for both coordinates
 //! counted from the top-left corner, the opening stones as ordinary moves, `RE` as `B+`, `W+` or `0`,
 //! and the reason of the end in a comment.
+//!
+//! A [`Recorder`] writes a match's records: its paths are checked when it is made (before the first
+//! game), and each game is written as it ends, so a match that stops early keeps what it played.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::board::{Color, Pos};
+
+/// An output file or directory that cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputError {
+    pub path: PathBuf,
+    pub kind: io::ErrorKind,
+    /// The system's words for it.
+    pub message: String,
+}
+
+impl OutputError {
+    fn new(path: &Path, e: &io::Error) -> OutputError {
+        OutputError { path: path.to_path_buf(), kind: e.kind(), message: e.to_string() }
+    }
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// Where a match's records go: a directory of PSQ files, one SGF file, both or neither.
+pub struct Recorder {
+    psq_dir: Option<PathBuf>,
+    sgf: Option<(PathBuf, Mutex<File>)>,
+}
+
+impl Recorder {
+    /// Checks the paths: the PSQ directory is made if missing and must take a file; the SGF file is
+    /// created (emptied if it exists) in a directory that must exist, as a typo there should not make
+    /// directories. Checking first means a bad path costs no games.
+    pub fn open(psq_dir: Option<&Path>, sgf: Option<&Path>) -> Result<Recorder, OutputError> {
+        if let Some(dir) = psq_dir {
+            std::fs::create_dir_all(dir).map_err(|e| OutputError::new(dir, &e))?;
+            // A directory can exist and still refuse files; only a write tells.
+            let probe = dir.join(format!(".pbrain-quincunx-probe-{}", std::process::id()));
+            File::create(&probe).map_err(|e| OutputError::new(dir, &e))?;
+            let _ = std::fs::remove_file(&probe);
+        }
+        let sgf = match sgf {
+            Some(path) => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(path)
+                    .map_err(|e| OutputError::new(path, &e))?;
+                Some((path.to_path_buf(), Mutex::new(file)))
+            }
+            None => None,
+        };
+        Ok(Recorder { psq_dir: psq_dir.map(Path::to_path_buf), sgf })
+    }
+
+    /// Writes one finished game: `DIR/game-NNNNN.psq` with its number, and its SGF appended.
+    pub fn write(&self, number: usize, record: &GameRecord) -> Result<(), OutputError> {
+        if let Some(dir) = &self.psq_dir {
+            let path = dir.join(format!("game-{number:05}.psq"));
+            std::fs::write(&path, record.psq()).map_err(|e| OutputError::new(&path, &e))?;
+        }
+        if let Some((path, file)) = &self.sgf {
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            file.write_all(record.sgf().as_bytes()).map_err(|e| OutputError::new(path, &e))?;
+        }
+        Ok(())
+    }
+}
 
 /// One finished game as the referee saw it.
 #[derive(Clone, Debug)]
@@ -95,6 +172,29 @@ mod tests {
     fn psq_is_one_based() {
         let psq = sample().psq();
         assert!(psq.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\na\nb\n"));
+    }
+
+    #[test]
+    fn a_recorder_checks_its_paths_and_writes_each_game() {
+        let dir = std::env::temp_dir().join(format!("quincunx-recorder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // An SGF file in a directory that does not exist, a PSQ directory under a file: refused.
+        let missing = dir.join("missing/games.sgf");
+        assert_eq!(Recorder::open(None, Some(&missing)).err().map(|e| e.path), Some(missing));
+        std::fs::write(dir.join("file"), "").unwrap();
+        assert!(Recorder::open(Some(&dir.join("file/psq")), None).is_err());
+        // Each game is in its files as soon as it is written.
+        let (psq, sgf) = (dir.join("psq"), dir.join("games.sgf"));
+        let recorder = Recorder::open(Some(&psq), Some(&sgf)).unwrap();
+        assert_eq!(std::fs::read_dir(&psq).unwrap().count(), 0);
+        for number in 1..=2 {
+            recorder.write(number, &sample()).unwrap();
+            assert_eq!(std::fs::read_to_string(&sgf).unwrap(), sample().sgf().repeat(number));
+            assert_eq!(std::fs::read_dir(&psq).unwrap().count(), number);
+        }
+        assert_eq!(std::fs::read_to_string(psq.join("game-00002.psq")).unwrap(), sample().psq());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -128,11 +128,30 @@ pub struct Seat {
     pub name: String,
     pub command: Vec<String>,
     brain: Option<Brain>,
+    /// The brain has had START and INFO (from [`Seat::start`]) and no game since: the next game uses
+    /// that START instead of sending another.
+    prepared: bool,
 }
 
 impl Seat {
     pub fn new(name: String, command: Vec<String>) -> Seat {
-        Seat { name, command, brain: None }
+        Seat { name, command, brain: None, prepared: false }
+    }
+
+    /// Starts the brain and gives it START and INFO for the next game; `Err` is the fault (the brain
+    /// is then killed). The match runner calls this before its first game, so that an engine that
+    /// cannot start stops the match instead of losing every game.
+    pub fn start(&mut self, s: &GameSettings) -> Result<(), (Fault, String)> {
+        match prepare(self, s) {
+            Ok(()) => {
+                self.prepared = true;
+                Ok(())
+            }
+            Err(e) => {
+                self.fault();
+                Err(e)
+            }
+        }
     }
 
     /// The running brain, started if needed.
@@ -151,6 +170,7 @@ impl Seat {
 
     /// Kills the brain after a fault; the next game starts a fresh one.
     fn fault(&mut self) {
+        self.prepared = false;
         if let Some(mut b) = self.brain.take() {
             b.kill();
         }
@@ -158,6 +178,7 @@ impl Seat {
 
     /// Ends the brain politely: END, a moment, then the kill.
     pub fn close(&mut self) {
+        self.prepared = false;
         if let Some(mut b) = self.brain.take() {
             b.shutdown(Duration::from_millis(500));
         }
@@ -240,6 +261,11 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
     };
     // Step 1. START and INFO for both; a brain that fails here loses at once.
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        // A brain prepared by `Seat::start` that has died since gets a fresh process and START.
+        let prepared = std::mem::take(&mut seats[i].prepared);
+        if prepared && seats[i].brain.as_mut().is_some_and(|b| b.alive()) {
+            continue;
+        }
         if let Err((fault, detail)) = prepare(seats[i], s) {
             seats[i].fault();
             return finish(record, Ending::Fault(fault, detail), Some(color.opp()), times);

@@ -6,21 +6,27 @@
 //! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
+//! Everything that can make a match pointless is checked before the first game is scored: the
+//! configuration, the openings, the output paths, and every engine's start and first START. After that
+//! a match always ends with its summary: a record that cannot be written stops the games still to be
+//! played and is reported with the summary ([`Summary::output_error`]).
+//!
 //! Invariant: the runner never waits on a brain without a deadline ([`crate::referee`]), and every
 //! process it started is gone when [`run_match`] returns.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use crate::board::{Color, Pos};
 use crate::elo::{Sprt, SprtVerdict, Wld};
 use crate::opening::Opening;
-use crate::referee::{Ending, GameResult, GameSettings, Seat, play_game};
+use crate::record::{OutputError, Recorder};
+use crate::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
 use crate::rules::{Rules, Verdict};
 
 #[derive(Clone, Debug)]
@@ -84,8 +90,59 @@ pub struct Summary {
     pub times: Vec<TimeStats>,
     pub games: usize,
     pub scheduled: usize,
+    /// The SPRT's LLR and verdict; once decided, as they were at the decision (games still in
+    /// progress then are counted in the results but do not undo it).
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     pub seconds: f64,
+    /// Openings that do not fit the board or break the rules, by number in the file: skipped.
+    pub skipped_openings: Vec<usize>,
+    /// The first game record that could not be written (the match stopped there).
+    pub output_error: Option<OutputError>,
+}
+
+/// Why a match was not played.
+#[derive(Debug)]
+pub enum MatchError {
+    /// The configuration cannot be played (the reason in words).
+    Config(String),
+    /// An output path cannot be written.
+    Output(OutputError),
+    /// An engine could not be started or did not answer its first START with OK.
+    EngineStart { engine: String, fault: Fault, detail: String },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Config(why) => f.write_str(why),
+            MatchError::Output(e) => write!(f, "{e}"),
+            MatchError::EngineStart { engine, fault, detail } if detail.is_empty() => {
+                write!(f, "engine {engine} {fault}; no game was played")
+            }
+            MatchError::EngineStart { engine, fault, detail } => {
+                write!(f, "engine {engine} {fault} ({detail}); no game was played")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// The engines' names made distinct in order: the second `name` becomes `name#2`, the third `name#3`
+/// (skipping any such name already taken), so that two engines run from the same program can be told
+/// apart in the results and the records.
+pub fn distinct_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let mut candidate = name.clone();
+        let mut k = 1;
+        while out.contains(&candidate) || (k > 1 && names.contains(&candidate)) {
+            k += 1;
+            candidate = format!("{name}#{k}");
+        }
+        out.push(candidate);
+    }
+    out
 }
 
 struct Job {
@@ -113,9 +170,15 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     v
 }
 
-/// Checks the configuration before anything is started. Returns the openings that fit, each with its
-/// number in the file (from 1).
-fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
+/// The openings that can be played and those skipped (with the reason), each with its number in the
+/// file (from 1).
+struct Openings {
+    placed: Vec<(usize, Vec<Pos>)>,
+    skipped: Vec<(usize, String)>,
+}
+
+/// Checks the configuration before anything is started.
+fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
@@ -126,22 +189,39 @@ fn validate(cfg: &MatchConfig) -> Result<Vec<(usize, Vec<Pos>)>, String> {
         return Err("games per pairing must be at least 1".into());
     }
     crate::board::Board::new(cfg.game.width as i64, cfg.game.height as i64).map_err(|e| e.to_string())?;
-    // An opening that does not fit this board is skipped with a warning, not the whole match refused
-    // (opening lists are often shared between board sizes).
-    let mut placed = vec![];
+    // An opening that does not fit this board is skipped, not the whole match refused (opening lists
+    // are often shared between board sizes).
+    let (mut placed, mut skipped) = (vec![], vec![]);
     for (i, o) in cfg.openings.iter().enumerate() {
         match o
             .place(cfg.game.width, cfg.game.height)
             .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
         {
             Ok(p) => placed.push((i + 1, p)),
-            Err(e) => log::warn!("opening {} skipped: {e}", i + 1),
+            Err(e) => skipped.push((i + 1, e)),
         }
     }
     if placed.is_empty() && !cfg.openings.is_empty() {
         return Err("no opening fits the board".into());
     }
-    Ok(placed)
+    Ok(Openings { placed, skipped })
+}
+
+/// The one warning for the skipped openings: a line per run, however many there are.
+fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
+    let numbers: Vec<String> = skipped.iter().take(10).map(|(n, _)| n.to_string()).collect();
+    let more = if skipped.len() > 10 { ", ..." } else { "" };
+    let first = if skipped.len() > 1 { "the first: " } else { "" };
+    format!(
+        "{} of {} openings skipped as they do not fit a {}x{} board under {}: {}{more} ({first}{})",
+        skipped.len(),
+        cfg.openings.len(),
+        cfg.game.width,
+        cfg.game.height,
+        cfg.game.rules,
+        numbers.join(", "),
+        skipped.first().map_or("", |(_, why)| why.as_str())
+    )
 }
 
 /// An opening's stones played under the rules: Pente's opening rule applies to them as to moves, and
@@ -164,8 +244,16 @@ fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result
     Ok(stones)
 }
 
-pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
-    let placed = validate(cfg)?;
+/// Plays the match. `Err` when nothing was scored: the configuration, an output path or an engine's
+/// start failed. A record that cannot be written later stops the match with `Ok` and
+/// [`Summary::output_error`] set, the games played so far counted.
+pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
+    let Openings { placed, skipped } = validate(cfg).map_err(MatchError::Config)?;
+    if !skipped.is_empty() {
+        log::warn!("{}", skipped_warning(cfg, &skipped));
+    }
+    let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
+    let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
         (1..n).map(|j| (0, j)).collect()
@@ -185,30 +273,47 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
             jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
         }
     }
-    if let Some(dir) = &cfg.psq_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
     let scheduled = jobs.len();
+    // More workers than games would only start engines that never play.
+    let workers = cfg.concurrency.clamp(1, scheduled.max(1));
     let summary = Mutex::new(Summary {
-        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        names: names.clone(),
         pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
         times: vec![TimeStats::default(); n],
         scheduled,
+        skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
         ..Default::default()
     });
-    let sgf = Mutex::new(String::new());
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
+    let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
+    let started = Barrier::new(workers);
     let began = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
+        for _ in 0..workers {
             scope.spawn(|| {
-                let mut seats: Vec<Seat> =
-                    cfg.engines.iter().map(|e| Seat::new(e.name.clone(), e.command.clone())).collect();
-                loop {
-                    if stop.load(Ordering::Relaxed) {
+                let mut seats: Vec<Seat> = cfg
+                    .engines
+                    .iter()
+                    .zip(&names)
+                    .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
+                    .collect();
+                // Every worker starts its engines and has their START answered before any game, so
+                // an engine that cannot play stops the match before a game is scored.
+                for seat in &mut seats {
+                    if let Err((fault, detail)) = seat.start(&cfg.game) {
+                        let mut first = start_error.lock().unwrap_or_else(|e| e.into_inner());
+                        first.get_or_insert(MatchError::EngineStart {
+                            engine: seat.name.clone(),
+                            fault,
+                            detail,
+                        });
                         break;
                     }
+                }
+                started.wait();
+                let failed = start_error.lock().unwrap_or_else(|e| e.into_inner()).is_some();
+                while !failed && !stop.load(Ordering::Relaxed) {
                     let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
                         break;
                     };
@@ -217,29 +322,28 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
                         let (b, w) = two_mut(&mut seats, job.black, job.white);
                         play_game(&cfg.game, opening, [b, w])
                     };
+                    let written = recorder.write(job.number, &result.record);
                     let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                     tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
                     if let Some(sprt) = cfg.sprt {
-                        let r = s.pairs[0].total;
-                        let verdict = sprt.verdict(&r);
-                        s.sprt = Some((sprt, sprt.llr(&r), verdict));
-                        if verdict != SprtVerdict::Continue {
-                            stop.store(true, Ordering::Relaxed);
+                        let decided = s.sprt.is_some_and(|(_, _, v)| v != SprtVerdict::Continue);
+                        if !decided {
+                            let r = s.pairs[0].total;
+                            let verdict = sprt.verdict(&r);
+                            s.sprt = Some((sprt, sprt.llr(&r), verdict));
+                            if verdict != SprtVerdict::Continue {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                         }
+                    }
+                    if let Err(e) = written {
+                        // The rest of the match would go unrecorded: stop, and keep the results.
+                        stop.store(true, Ordering::Relaxed);
+                        s.output_error.get_or_insert(e);
                     }
                     if cfg.progress {
                         let line = progress_line(&s, &job, &result, began);
                         let _ = writeln!(std::io::stderr(), "{line}");
-                    }
-                    drop(s);
-                    if let Some(dir) = &cfg.psq_dir {
-                        let path = dir.join(format!("game-{:05}.psq", job.number));
-                        if let Err(e) = std::fs::write(&path, result.record.psq()) {
-                            log::warn!("{}: {e}", path.display());
-                        }
-                    }
-                    if cfg.sgf.is_some() {
-                        sgf.lock().unwrap_or_else(|e| e.into_inner()).push_str(&result.record.sgf());
                     }
                 }
                 for seat in &mut seats {
@@ -248,9 +352,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, String> {
             });
         }
     });
-    if let Some(path) = &cfg.sgf {
-        let text = sgf.into_inner().unwrap_or_else(|e| e.into_inner());
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(e) = start_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
     let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
     s.seconds = began.elapsed().as_secs_f64();
@@ -349,6 +452,8 @@ fn duration(secs: f64) -> String {
 }
 
 fn elo_text(e: f64) -> String {
+    // Rounding would otherwise show an even score as "-0".
+    let e = if e.abs() < 0.5 { 0.0 } else { e };
     if e.is_finite() {
         format!("{e:+.0}")
     } else if e > 0.0 {
@@ -366,20 +471,22 @@ impl Summary {
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
-            let (elo, err) = t.elo();
-            let err = if err.is_finite() { format!("{err:.0}") } else { "inf".into() };
+            let (lo, hi) = t.score_interval();
+            let (elo_lo, elo_hi) = t.elo_interval();
             let _ = writeln!(
                 out,
-                "{a} vs {b}: +{} -{} ={}  score {:.1}/{} = {:.1}% ± {:.1}%  Elo {} ± {}",
+                "{a} vs {b}: +{} -{} ={}  score {:.1}/{} = {:.1}% [{:.1}%, {:.1}%]  Elo {} [{}, {}]",
                 t.wins,
                 t.losses,
                 t.draws,
                 t.points(),
                 t.games(),
                 100.0 * t.score(),
-                100.0 * t.score_error(),
-                elo_text(elo),
-                err
+                100.0 * lo,
+                100.0 * hi,
+                elo_text(t.elo()),
+                elo_text(elo_lo),
+                elo_text(elo_hi)
             );
             for (label, r) in [("black", p.a_black), ("white", p.a_white)] {
                 let _ = writeln!(out, "  {a} as {label}: +{} -{} ={}", r.wins, r.losses, r.draws);
@@ -481,6 +588,50 @@ mod tests {
             reason: String::new(),
         };
         GameResult { record, ending: Ending::Five, winner, times: [vec![], vec![]] }
+    }
+
+    #[test]
+    fn repeated_names_are_numbered() {
+        let names = |v: &[&str]| distinct_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["qx", "qx", "rival", "qx"]), ["qx", "qx#2", "rival", "qx#3"]);
+        // A name already given is not taken by a repeat.
+        assert_eq!(names(&["qx", "qx", "qx#2"]), ["qx", "qx#3", "qx#2"]);
+        assert_eq!(names(&["a", "b"]), ["a", "b"]);
+    }
+
+    #[test]
+    fn openings_that_do_not_fit_are_skipped_and_counted() {
+        let cfg = MatchConfig {
+            engines: vec![EngineSpec { name: "a".into(), command: vec![] }; 2],
+            gauntlet: false,
+            game: GameSettings {
+                rules: Rules::default(),
+                width: 15,
+                height: 15,
+                turn_ms: 0,
+                game_ms: 0,
+                tolerance_ms: 0,
+                start_timeout_ms: 0,
+                max_memory: 0,
+                threads: 0,
+                max_stones: 225,
+                pause_ms: 0,
+                show_stderr: false,
+            },
+            games_per_pair: 2,
+            openings: crate::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            shuffle_seed: None,
+            concurrency: 1,
+            sprt: None,
+            psq_dir: None,
+            sgf: None,
+            progress: false,
+            by_opening: false,
+        };
+        let Openings { placed, skipped } = validate(&cfg).unwrap();
+        assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
+        assert_eq!(skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(skipped_warning(&cfg, &skipped).lines().count(), 1);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! The match runner against brains that misbehave on purpose (`tests/fault-engines/*.sh`): each fault
 //! must lose the game with the right reason, the good engine must lose nothing, and the run must end.
+//! A brain that fails before the first game (it cannot start, or refuses START) stops the match
+//! instead.
 
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::referee::GameSettings;
+use quincunx::referee::{Fault, GameSettings};
 use quincunx::rules::Rules;
-use quincunx::tournament::{EngineSpec, MatchConfig, Summary, run_match};
+use quincunx::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
 
 fn fault_engine(name: &str) -> EngineSpec {
     let path =
@@ -26,7 +28,11 @@ fn play_against(fault: &str) -> Summary {
 }
 
 fn play_against_under(fault: &str, rules: Rules) -> Summary {
-    let cfg = MatchConfig {
+    run(config(fault, rules)).expect("match runs")
+}
+
+fn config(fault: &str, rules: Rules) -> MatchConfig {
+    MatchConfig {
         engines: vec![ours(), fault_engine(fault)],
         gauntlet: false,
         game: GameSettings {
@@ -52,12 +58,15 @@ fn play_against_under(fault: &str, rules: Rules) -> Summary {
         sgf: None,
         progress: false,
         by_opening: false,
-    };
+    }
+}
+
+fn run(cfg: MatchConfig) -> Result<Summary, MatchError> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(run_match(&cfg));
     });
-    rx.recv_timeout(Duration::from_secs(60)).expect("the match runner did not finish").expect("match runs")
+    rx.recv_timeout(Duration::from_secs(60)).expect("the match runner did not finish")
 }
 
 /// Games our engine (index 0) won, and how the fault engine (index 1) lost them.
@@ -101,8 +110,37 @@ fn a_pente_opening_off_the_centre_loses_as_an_illegal_move() {
 }
 
 #[test]
-fn a_bad_start_answer_loses() {
-    check(&play_against("bad_start"), "did not answer OK to START");
+fn a_bad_first_start_answer_stops_the_match() {
+    match run(config("bad_start", Rules::default())) {
+        Err(MatchError::EngineStart { engine, fault, .. }) => {
+            assert_eq!((engine.as_str(), fault), ("bad_start", Fault::BadStartAnswer));
+        }
+        other => panic!("expected an engine start error, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match() {
+    let mut cfg = config("crash", Rules::default());
+    cfg.engines[1] = EngineSpec { name: "absent".into(), command: vec!["/nonexistent/engine".into()] };
+    match run(cfg) {
+        Err(MatchError::EngineStart { engine, fault, .. }) => {
+            assert_eq!((engine.as_str(), fault), ("absent", Fault::CannotStart));
+        }
+        other => panic!("expected an engine start error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_bad_later_start_answer_loses() {
+    // One worker: the first game uses the START of the start check, the second needs a new one.
+    let mut cfg = config("bad_restart", Rules::default());
+    cfg.concurrency = 1;
+    let s = run(cfg).expect("match runs");
+    let r = s.pairs[0].total;
+    assert_eq!((r.wins, r.losses, r.draws), (2, 0, 0), "{}", s.render());
+    assert_eq!(s.losses.get(&(1, "did not answer OK to START".to_string())), Some(&1), "{}", s.render());
+    assert_eq!(s.losses.len(), 1, "{}", s.render());
 }
 
 #[test]
