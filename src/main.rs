@@ -11,7 +11,7 @@ use quincunx::elo::Sprt;
 use quincunx::engine::{Engine, Player};
 use quincunx::opening::parse_openings;
 use quincunx::referee::GameSettings;
-use quincunx::rules::{Rules, Variant};
+use quincunx::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::search::SearchPlayer;
 use quincunx::tournament::{EngineSpec, MatchConfig, run_match};
 use quincunx::weights::{Style, Table, WeightMatrix};
@@ -60,7 +60,8 @@ a failure there stops the run with an error and no game played.
                       a repeated name gets #2, #3, ...)
   --gauntlet          the first engine against each other one (default: round robin)
   --rule N            Gomocup rule code: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 (default 0)
-  --variant V         gomoku (by --rule, the default), pente, keryo or gpente
+  --variant V         the game by name, as `play --rules` takes it: freestyle, exact, renju, caro,
+                      caro-exact, pente, keryo or gpente (default: the game --rule names)
   --line-length K     K in a row wins (freestyle and exact rules; default 5)
   --size N | WxH      board size (default 15)
   --turn MS           time per move in ms, 0 = none (default 1000)
@@ -357,7 +358,7 @@ fn script_command(args: &[String]) -> Result<bool> {
 
 /// `pbrain-quincunx match …`
 fn match_command(args: &[String]) -> Result<()> {
-    let cfg = parse_match(args)?;
+    let cfg = parse_match(args).map_err(|e| usage("match", e))?;
     let summary = run_match(&cfg)?;
     print!("{}", summary.render());
     if cfg.by_opening {
@@ -399,7 +400,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     let mut gauntlet = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value\n{MATCH_USAGE}"));
+        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
         fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
             v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
         }
@@ -436,7 +437,7 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
             "--tolerance" => game.tolerance_ms = num(a, &value()?)?,
             "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
             "--memory" => game.max_memory = num(a, &value()?)?,
-            "--threads" => game.threads = num(a, &value()?)?,
+            "--threads" => game.threads = parse_threads(a, &value()?)?,
             "--games" => cfg_games = num(a, &value()?)?,
             "--openings" => {
                 let path = value()?;
@@ -457,11 +458,11 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
                 println!("{MATCH_USAGE}");
                 std::process::exit(0);
             }
-            other => bail!("unknown match option '{other}'\n{MATCH_USAGE}"),
+            other => bail!("unknown match option '{other}'"),
         }
     }
     if engines.len() < 2 {
-        bail!("a match needs at least two --engine\n{MATCH_USAGE}");
+        bail!("a match needs at least two --engine");
     }
     let (rules, warning) = Rules::from_mask(rule, line);
     if let Some(w) = warning {
@@ -469,8 +470,16 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     }
     game.rules = match variant.as_deref() {
         None | Some("gomoku") => rules,
-        Some(v) if let Some(pente) = Rules::pente_named(v) => pente,
-        Some(v) => bail!("unknown variant '{v}' (gomoku, pente, keryo or gpente)"),
+        Some(v) => match Rules::named(v) {
+            // --line-length applies to freestyle and exact five, as with --rule (Rules::named gives five).
+            Some(named) if matches!(named.variant, Variant::Freestyle | Variant::Exact) => {
+                Rules { line: rules.line, ..named }
+            }
+            Some(named) => named,
+            None => {
+                bail!("unknown variant '{v}' ({}, or gomoku: the game --rule names)", GAME_NAMES.join(", "))
+            }
+        },
     };
     if game.max_stones == 0 {
         let cells = game.width * game.height;

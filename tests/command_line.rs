@@ -67,4 +67,8 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["bench", "1", "2"]);
     assert_usage_error(&["bench", "zero"]);
     assert_usage_error(&["bench", "0"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--variant", "gomoku-ish"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "0"]);
+    assert_usage_error(&["match", "--engine", "a"]);
+    assert_usage_error(&["match", "--bogus"]);
 }
