@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::script::{Report, Script, run};
+use quincunx::script::{Report, Script, Step, run};
 
 const GAME: &str = "\
 limit 500
@@ -167,4 +167,51 @@ fn a_missing_engine_is_one_error_before_any_script() {
     ]);
     assert_ne!(code, Some(0));
     assert_eq!(stdout, "", "no script was reported");
+}
+
+/// The answer steps that wait on a move before the scenario set `INFO timeout_turn`, as `file:line`.
+fn moves_without_a_turn_limit(name: &str, script: &Script) -> Vec<String> {
+    let mut turn_set = false;
+    let mut last_command = String::new();
+    let mut found = vec![];
+    for (line, step) in &script.steps {
+        match step {
+            Step::SendLine(bytes) | Step::SendRaw(bytes) => {
+                let text = String::from_utf8_lossy(bytes).to_ascii_uppercase();
+                for sent in text.split(['\r', '\n']).map(str::trim).filter(|l| !l.is_empty()) {
+                    let words: Vec<&str> = sent.split_whitespace().collect();
+                    turn_set |= words.starts_with(&["INFO", "TIMEOUT_TURN"]);
+                    last_command = words[0].to_string();
+                }
+            }
+            Step::Exact(a) | Step::Pattern(a) if a.starts_with("ERROR") || a.starts_with("UNKNOWN") => {}
+            Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) => {
+                let thinks = ["BEGIN", "TURN", "DONE"].contains(&last_command.as_str());
+                if thinks && !turn_set {
+                    found.push(format!("{name}:{line}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Every scenario that waits for a move sets a short turn limit of its own first: with none a searching
+/// brain may take its default (ours: 5 s a move), and the suite would take many minutes.
+#[test]
+fn every_scenario_sets_its_turn_time_before_it_waits_for_a_move() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol-tests");
+    let mut found = vec![];
+    for entry in std::fs::read_dir(dir).expect("protocol-tests/ exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|x| x == "txt") {
+            let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let script =
+                Script::parse(&name, &std::fs::read_to_string(&path).expect("readable")).expect("parses");
+            found.extend(moves_without_a_turn_limit(&name, &script));
+        }
+    }
+    found.sort();
+    assert_eq!(found, Vec::<String>::new());
 }
