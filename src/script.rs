@@ -268,9 +268,9 @@ impl Report {
             let checks = not_run.iter().filter(|s| !s.passed).count();
             if verbose || checks > 0 {
                 let mark = if checks > 0 { "FAIL" } else { "--  " };
-                let lines = format!("lines {}-{}", first.line, last.line);
                 let noun = if checks == 1 { "check" } else { "checks" };
-                out.push_str(&format!("  {mark} {lines:<10}: {checks} {noun} {}\n", first.detail));
+                let (from, to) = (first.line, last.line);
+                out.push_str(&format!("  {mark} lines {from}-{to}: {checks} {noun} {}\n", first.detail));
             }
         }
         out
