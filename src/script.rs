@@ -11,18 +11,21 @@
 //! <~ ERROR *                the next answer matches the pattern: * any run of characters, ? one
 //! <move                     the next answer is a legal move (X,Y on an empty point of the board the
 //!                           runner tracks from START/BOARD/TURN/TAKEBACK and the engine's moves)
+//! <one-of 5,7 9,7           the next answer is one of these moves, and legal (several are right)
 //! <silent 300               no answer at all within 300 ms
 //! <exit 500                 the process exits within 500 ms
 //! limit 1000                each later answer must arrive within 1000 ms of the last line sent
 //! pause 50                  wait 50 ms before the next step
 //! close                     close the engine's stdin (end of input)
 //! args --style defensive    extra arguments for the engine (first line only)
+//! engine quincunx           the scenario is about pbrain-quincunx alone: skipped for other engines
 //! ```
 //!
 //! `MESSAGE ` and `DEBUG ` lines are never matched: they are skipped and kept in the report.
 //!
 //! Invariants: the runner never waits longer than a step's limit, never panics on what an engine
-//! prints, and kills the engine's whole process group when the script ends.
+//! prints, and kills the engine's whole process group when the script ends. Once the engine is lost (no
+//! answer in time, output closed, a flood, its input gone) no later step waits on it.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -44,6 +47,8 @@ pub enum Step {
     Exact(String),
     Pattern(String),
     Move,
+    /// `<one-of X,Y X,Y …`: a move, and one of these.
+    OneOf(Vec<(i64, i64)>),
     Silent(u64),
     Exit(u64),
     Limit(u64),
@@ -51,10 +56,22 @@ pub enum Step {
     Close,
 }
 
+impl Step {
+    /// Whether the step checks something the engine does (rather than doing something to it).
+    fn is_check(&self) -> bool {
+        matches!(
+            self,
+            Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) | Step::Silent(_) | Step::Exit(_)
+        )
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Script {
     pub name: String,
     pub args: Vec<String>,
+    /// `engine NAME`: the scenario is about `pbrain-NAME` alone (its answers, or its own options).
+    pub engine: Option<String>,
     /// Steps with their line numbers in the file.
     pub steps: Vec<(usize, Step)>,
 }
@@ -91,6 +108,7 @@ impl Script {
     pub fn parse(name: &str, text: &str) -> Result<Script, String> {
         let mut steps = vec![];
         let mut args = vec![];
+        let mut engine: Option<String> = None;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.trim_end_matches('\r');
@@ -112,6 +130,14 @@ impl Script {
                 Step::Pattern(rest.to_string())
             } else if trimmed == "<move" {
                 Step::Move
+            } else if let Some(rest) =
+                trimmed.strip_prefix("<one-of").filter(|r| r.is_empty() || r.starts_with(' '))
+            {
+                let moves: Option<Vec<_>> = rest.split_whitespace().map(parse_move).collect();
+                match moves {
+                    Some(m) if !m.is_empty() => Step::OneOf(m),
+                    _ => return Err(err(format!("'{trimmed}' is not a list of X,Y moves"))),
+                }
             } else if let Some(rest) = trimmed.strip_prefix("<silent") {
                 Step::Silent(num(rest)?)
             } else if let Some(rest) = trimmed.strip_prefix("<exit") {
@@ -127,12 +153,35 @@ impl Script {
             } else if let Some(rest) = trimmed.strip_prefix("args ") {
                 args.extend(rest.split_whitespace().map(String::from));
                 continue;
+            } else if let Some(rest) = trimmed.strip_prefix("engine ") {
+                let name = rest.trim();
+                let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+                if !name.chars().all(word) {
+                    return Err(err(format!("'{name}' is not an engine name")));
+                }
+                if engine.as_ref().is_some_and(|e| !e.eq_ignore_ascii_case(name)) {
+                    return Err(err("a scenario is about one engine at most".into()));
+                }
+                engine = Some(name.to_string());
+                continue;
             } else {
                 return Err(err(format!("cannot read step '{trimmed}'")));
             };
             steps.push((n, step));
         }
-        Ok(Script { name: name.to_string(), args, steps })
+        Ok(Script { name: name.to_string(), args, engine, steps })
+    }
+
+    /// Why the script does not apply to `engine` (a command and its arguments), if it does not: it is
+    /// about one engine and the command does not run it. Gomocup names a brain's program `pbrain-NAME`, so
+    /// the command runs it when one of its words is a file whose name starts with `pbrain-NAME` (case
+    /// aside): `wine pbrain-x.exe` and `taskset -c 0 ./pbrain-x` run `x` as well as `./pbrain-x` does.
+    pub fn skip_reason(&self, engine: &[String]) -> Option<String> {
+        let name = self.engine.as_ref()?;
+        let want = format!("pbrain-{}", name.to_ascii_lowercase());
+        let file_name = |w: &String| w.rsplit(['/', '\\']).next().unwrap_or_default().to_ascii_lowercase();
+        let runs = engine.iter().any(|w| file_name(w).starts_with(&want));
+        (!runs).then(|| format!("about pbrain-{name} alone"))
     }
 }
 
@@ -165,6 +214,8 @@ pub struct StepReport {
     pub line: usize,
     pub step: String,
     pub passed: bool,
+    /// False for a step after the engine was lost: it was not run (and a check among them failed).
+    pub ran: bool,
     /// What came back (or why the step failed).
     pub detail: String,
     /// MESSAGE/DEBUG lines skipped while waiting.
@@ -179,6 +230,8 @@ pub struct Report {
     pub steps: Vec<StepReport>,
     /// A problem outside any step (the engine would not start).
     pub error: Option<String>,
+    /// Why the script was not run at all (it is about another engine); it then has no steps.
+    pub skip: Option<String>,
 }
 
 impl Report {
@@ -192,7 +245,10 @@ impl Report {
         if let Some(e) = &self.error {
             out.push_str(&format!("  error: {e}\n"));
         }
-        for s in &self.steps {
+        // The steps not run are the last ones: one line for them all, not one wait-free FAIL per step.
+        let ran = self.steps.iter().take_while(|s| s.ran).count();
+        let (done, not_run) = self.steps.split_at(ran);
+        for s in done {
             if verbose {
                 for m in &s.skipped {
                     out.push_str(&format!("          ({m})\n"));
@@ -206,6 +262,15 @@ impl Report {
                 {
                     out.push_str(&format!("                 sent: {sent}\n"));
                 }
+            }
+        }
+        if let (Some(first), Some(last)) = (not_run.first(), not_run.last()) {
+            let checks = not_run.iter().filter(|s| !s.passed).count();
+            if verbose || checks > 0 {
+                let mark = if checks > 0 { "FAIL" } else { "--  " };
+                let noun = if checks == 1 { "check" } else { "checks" };
+                let (from, to) = (first.line, last.line);
+                out.push_str(&format!("  {mark} lines {from}-{to}: {checks} {noun} {}\n", first.detail));
             }
         }
         out
@@ -410,9 +475,22 @@ fn swap2_stones(line: &str) -> Option<Vec<(i64, i64)>> {
     moves.filter(|m| m.len() >= 2)
 }
 
+/// Starts `engine` (program and arguments) once and kills it at once: a command that cannot be started
+/// is one clear error before any script runs, not the same failure reported for every script.
+pub fn check_engine(engine: &[String]) -> Result<(), String> {
+    let mut brain = Brain::spawn(engine, Stdio::null())
+        .map_err(|e| format!("cannot start the engine '{}': {e}", engine.join(" ")))?;
+    brain.kill();
+    Ok(())
+}
+
 /// Runs `script` against a fresh process of `engine` (program and arguments).
 pub fn run(script: &Script, engine: &[String]) -> Report {
-    let mut report = Report { name: script.name.clone(), steps: vec![], error: None };
+    let mut report = Report { name: script.name.clone(), steps: vec![], error: None, skip: None };
+    if let Some(why) = script.skip_reason(engine) {
+        report.skip = Some(why);
+        return report;
+    }
     let command: Vec<String> = engine.iter().chain(&script.args).cloned().collect();
     let mut brain = match Brain::spawn(&command, Stdio::null()) {
         Ok(b) => b,
@@ -425,8 +503,25 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
     let mut limit = Duration::from_millis(DEFAULT_LIMIT_MS);
     let mut last_send = Instant::now();
     let mut last_sent: Option<String> = None;
+    // Once an answer is missing (late, output closed, a flood) or the input is gone, the script and the
+    // engine no longer agree on what answers what, and a hung engine would make every later check wait
+    // out its limit: the rest of the script is not run, and its checks fail at once.
+    let mut lost: Option<usize> = None;
     for (line_no, step) in &script.steps {
+        if let Some(at) = lost {
+            report.steps.push(StepReport {
+                line: *line_no,
+                step: describe(step),
+                passed: !step.is_check(),
+                ran: false,
+                detail: format!("not run: the engine was lost at line {at}"),
+                skipped: vec![],
+                after: None,
+            });
+            continue;
+        }
         let mut skipped = vec![];
+        let mut fatal = false;
         let (passed, detail) = match step {
             Step::SendLine(bytes) | Step::SendRaw(bytes) => {
                 last_sent = Some(describe(step));
@@ -434,7 +529,10 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                 last_send = Instant::now();
                 match brain.send_raw(bytes) {
                     Ok(()) => (true, String::new()),
-                    Err(e) => (false, format!("cannot write: {e}")),
+                    Err(e) => {
+                        fatal = true;
+                        (false, format!("cannot write: {e}"))
+                    }
                 }
             }
             Step::Limit(ms) => {
@@ -461,51 +559,82 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                     }
                     Received::Timeout => (true, "no answer".into()),
                     Received::Closed => (true, "no answer (output closed)".into()),
-                    Received::Flood => (false, "flood of skipped lines".into()),
+                    Received::Flood => {
+                        fatal = true;
+                        (false, "flood of skipped lines".into())
+                    }
                 }
             }
-            Step::Exact(_) | Step::Pattern(_) | Step::Move => match brain
-                .recv_answer(last_send + limit, &mut skipped)
-            {
-                Received::Line(l) => {
-                    let verdict = match step {
-                        Step::Exact(want) => (l == *want).then_some(()).ok_or_else(|| format!("got '{l}'")),
-                        Step::Pattern(p) => {
-                            glob_match(p, &l).then_some(()).ok_or_else(|| format!("got '{l}'"))
+            Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) => {
+                match brain.recv_answer(last_send + limit, &mut skipped) {
+                    Received::Line(l) => {
+                        let ms = last_send.elapsed().as_millis();
+                        match check_answer(step, &l, &mut tracker) {
+                            Ok(()) => (true, format!("got '{l}' after {ms} ms")),
+                            Err(e) => (false, e),
                         }
-                        _ => tracker.engine_move(&l).map_err(|e| format!("got '{l}': {e}")),
-                    };
-                    if !matches!(step, Step::Move) {
-                        tracker.maybe_move(&l);
                     }
-                    let ms = last_send.elapsed().as_millis();
-                    match verdict {
-                        Ok(()) => (true, format!("got '{l}' after {ms} ms")),
-                        Err(e) => (false, e),
+                    other => {
+                        fatal = true;
+                        let why = match other {
+                            Received::Timeout => format!("no answer within {} ms", limit.as_millis()),
+                            Received::Flood => "flood of skipped lines".into(),
+                            _ => "the engine closed its output (exited?)".into(),
+                        };
+                        (false, why)
                     }
                 }
-                Received::Timeout => (false, format!("no answer within {} ms", limit.as_millis())),
-                Received::Closed => (false, "the engine closed its output (exited?)".into()),
-                Received::Flood => (false, "flood of skipped lines".into()),
-            },
+            }
         };
-        let after = matches!(step, Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::Silent(_))
-            .then(|| last_sent.clone())
-            .flatten();
+        if fatal {
+            lost = Some(*line_no);
+        }
+        let after =
+            matches!(step, Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) | Step::Silent(_))
+                .then(|| last_sent.clone())
+                .flatten();
         report.steps.push(StepReport {
             line: *line_no,
             step: describe(step),
             passed,
+            ran: true,
             detail,
             skipped,
             after,
         });
     }
-    // A moment to exit by itself after its input closes, then the whole process group goes.
-    brain.close_stdin();
-    let _ = brain.wait_exit(Instant::now() + Duration::from_millis(500));
+    // A moment to exit by itself after its input closes (not for a lost engine, which has had its
+    // chance), then the whole process group goes.
+    if lost.is_none() {
+        brain.close_stdin();
+        let _ = brain.wait_exit(Instant::now() + Duration::from_millis(500));
+    }
     brain.kill();
     report
+}
+
+/// Checks one answer line against an answer step, and keeps the tracked board in step with it.
+fn check_answer(step: &Step, line: &str, tracker: &mut Tracker) -> Result<(), String> {
+    let got = || format!("got '{line}'");
+    match step {
+        Step::Move => tracker.engine_move(line).map_err(|e| format!("{}: {e}", got())),
+        Step::OneOf(moves) => match parse_move(line) {
+            Some(m) if moves.contains(&m) => tracker.engine_move(line).map_err(|e| format!("{}: {e}", got())),
+            _ => {
+                tracker.maybe_move(line);
+                Err(format!("{}: not one of the moves listed", got()))
+            }
+        },
+        Step::Exact(want) => {
+            tracker.maybe_move(line);
+            (line == want).then_some(()).ok_or_else(got)
+        }
+        Step::Pattern(p) => {
+            tracker.maybe_move(line);
+            glob_match(p, line).then_some(()).ok_or_else(got)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn describe(step: &Step) -> String {
@@ -516,6 +645,10 @@ fn describe(step: &Step) -> String {
         Step::Exact(s) => format!("< {s}"),
         Step::Pattern(s) => format!("<~ {s}"),
         Step::Move => "<move".into(),
+        Step::OneOf(moves) => {
+            let listed: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
+            format!("<one-of {}", listed.join(" "))
+        }
         Step::Silent(ms) => format!("<silent {ms}"),
         Step::Exit(ms) => format!("<exit {ms}"),
         Step::Limit(ms) => format!("limit {ms}"),
@@ -550,5 +683,85 @@ mod tests {
         assert_eq!(s.steps[1].1, Step::SendRaw(b"XA".to_vec()));
         assert_eq!(s.steps.len(), 10);
         assert!(Script::parse("t", "what is this").is_err());
+    }
+
+    #[test]
+    fn one_of_lists_moves() {
+        let s = Script::parse("t", "<one-of 5,7 9,7\n<one-of 3,3\n").unwrap();
+        assert_eq!(s.steps[0].1, Step::OneOf(vec![(5, 7), (9, 7)]));
+        assert_eq!(s.steps[1].1, Step::OneOf(vec![(3, 3)]));
+        for bad in ["<one-of", "<one-of 5,7 x", "<one-of 5, 7", "<one-of -1,2", "<one-of5,7"] {
+            assert!(Script::parse("t", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn one_of_accepts_a_listed_legal_move_and_plays_it() {
+        let mut t = Tracker::default();
+        t.sent(b"START 15\nBEGIN\n");
+        let step = Step::OneOf(vec![(7, 7), (8, 8)]);
+        assert_eq!(check_answer(&step, "7,7", &mut t), Ok(()));
+        t.sent(b"TURN 0,0\n");
+        // 7,7 is listed but taken now: the first answer was played.
+        assert!(check_answer(&step, "7,7", &mut t).is_err());
+        t.sent(b"TURN 1,1\n");
+        assert!(check_answer(&step, "9,9", &mut t).is_err());
+        assert!(check_answer(&step, "SWAP", &mut t).is_err());
+    }
+
+    #[test]
+    fn an_engine_directive_names_the_engine_the_scenario_is_about() {
+        let s = Script::parse("t", "# about us\nengine quincunx\n> ABOUT\n").unwrap();
+        assert_eq!(s.engine.as_deref(), Some("quincunx"));
+        assert_eq!(s.steps.len(), 1);
+        assert!(Script::parse("t", "engine a b").is_err());
+        assert!(Script::parse("t", "engine a\nengine b").is_err());
+        assert!(Script::parse("t", "engine a\nengine A").is_ok());
+    }
+
+    #[test]
+    fn a_scenario_about_one_engine_is_skipped_for_others() {
+        let cmd = |c: &str| c.split(' ').map(String::from).collect::<Vec<_>>();
+        let ours = Script::parse("t", "engine quincunx\n").unwrap();
+        for runs in [
+            "/work/target/release/pbrain-quincunx",
+            "pbrain-quincunx --player weights",
+            "wine C:\\brains\\pbrain-Quincunx.exe",
+            "taskset -c 0 ./pbrain-quincunx-old",
+        ] {
+            assert_eq!(ours.skip_reason(&cmd(runs)), None, "{runs}");
+        }
+        for other in ["./pbrain-rapfi", "bash tests/fault-engines/hang.sh", "quincunx", "./pbrain-quin"] {
+            assert!(ours.skip_reason(&cmd(other)).is_some(), "{other}");
+        }
+        let any = Script::parse("t", "> ABOUT\n").unwrap();
+        assert_eq!(any.skip_reason(&cmd("./pbrain-rapfi")), None);
+    }
+
+    #[test]
+    fn steps_not_run_are_one_failure_line() {
+        let step = |line, passed, ran| StepReport {
+            line,
+            step: String::new(),
+            passed,
+            ran,
+            detail: if ran { String::new() } else { "not run: lost".into() },
+            skipped: vec![],
+            after: None,
+        };
+        let r = Report {
+            name: "t".into(),
+            steps: vec![
+                step(1, true, true),
+                step(2, false, true),
+                step(3, true, false),
+                step(4, false, false),
+            ],
+            error: None,
+            skip: None,
+        };
+        assert!(!r.passed());
+        assert_eq!(r.render(false).lines().count(), 2);
+        assert_eq!(r.render(true).lines().count(), 3);
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::script::{Report, Script, run};
+use quincunx::script::{Report, Script, Step, run};
 
 const GAME: &str = "\
 limit 500
@@ -91,4 +91,127 @@ fn a_missing_engine_is_an_error_not_a_panic() {
     let r = run_script(GAME, vec!["/nonexistent/pbrain-nothing".into()]);
     assert!(!r.passed());
     assert!(r.error.as_deref().is_some_and(|e| e.contains("cannot start")), "{:?}", r.error);
+}
+
+/// Runs `pbrain-quincunx script ARGS…` and gives its exit code and stdout.
+fn script_command(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
+        .arg("script")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn one_of_accepts_any_listed_move_and_plays_it() {
+    // The centre player answers 7,7 to everything: listed and free the first time, taken the second.
+    let text = "limit 500\n> START 15\n< OK\n> BEGIN\n<one-of 0,0 7,7\n> TURN 0,0\n<one-of 7,7 1,1\n";
+    let r = run_script(text, fault("occupied"));
+    let verdicts: Vec<bool> =
+        r.steps.iter().filter(|s| s.step.starts_with("<one-of")).map(|s| s.passed).collect();
+    assert_eq!(verdicts, vec![true, false], "{}", r.render(true));
+    let r = run_script("> START 15\n< OK\n> BEGIN\n<one-of 1,1 2,2\n", fault("occupied"));
+    assert!(!r.passed(), "{}", r.render(true));
+}
+
+#[test]
+fn a_lost_engine_fails_the_rest_of_the_script_at_once() {
+    // Eight answer steps against an engine that never answers: the first waits out its second, the
+    // others fail without waiting (and without being run).
+    let mut text = String::from("limit 1000\n> START 15\n< OK\n> BEGIN\n<move\n");
+    for i in 0..7 {
+        text.push_str(&format!("> TURN {i},0\n<move\n<silent 1000\n"));
+    }
+    text.push_str("> END\n<exit 1000\n");
+    let started = std::time::Instant::now();
+    let r = run_script(&text, fault("hang"));
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(3000), "took {took:?}\n{}", r.render(true));
+    let lost = r.steps.iter().position(|s| !s.passed).expect("a failure");
+    assert_eq!(r.steps[lost].line, 5, "{}", r.render(true));
+    assert!(r.steps[lost + 1..].iter().all(|s| !s.ran), "{}", r.render(true));
+    let checks_failed = r.steps[lost + 1..].iter().filter(|s| !s.passed).count();
+    assert_eq!(checks_failed, 7 * 2 + 1, "{}", r.render(true));
+}
+
+#[test]
+fn a_crashed_engine_fails_the_rest_of_the_script_without_running_it() {
+    let r = run_script(GAME, fault("crash"));
+    let lost = r.steps.iter().position(|s| !s.passed).expect("a failure");
+    assert!(r.steps[lost].ran);
+    assert!(r.steps[lost + 1..].iter().all(|s| !s.ran), "{}", r.render(true));
+}
+
+#[test]
+fn a_scenario_about_our_engine_is_skipped_for_another() {
+    let text = "engine quincunx\n> ABOUT\n<~ name=\"Quincunx\"*\n";
+    let r = run_script(text, fault("first_free"));
+    assert!(r.skip.is_some() && r.steps.is_empty() && r.passed(), "{}", r.render(true));
+    let r = run_script(text, vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()]);
+    assert!(r.skip.is_none() && r.passed(), "{}", r.render(true));
+    // Through the command: a skipped scenario is not a failure.
+    let engine = "bash tests/fault-engines/first_free.sh";
+    let (code, _) = script_command(&["--engine", engine, "protocol-tests/about_quincunx.txt"]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_missing_engine_is_one_error_before_any_script() {
+    let (code, stdout) = script_command(&[
+        "--engine",
+        "/nonexistent/pbrain-nothing",
+        "protocol-tests/about.txt",
+        "protocol-tests/end_exits.txt",
+    ]);
+    assert_ne!(code, Some(0));
+    assert_eq!(stdout, "", "no script was reported");
+}
+
+/// The answer steps that wait on a move before the scenario set `INFO timeout_turn`, as `file:line`.
+fn moves_without_a_turn_limit(name: &str, script: &Script) -> Vec<String> {
+    let mut turn_set = false;
+    let mut last_command = String::new();
+    let mut found = vec![];
+    for (line, step) in &script.steps {
+        match step {
+            Step::SendLine(bytes) | Step::SendRaw(bytes) => {
+                let text = String::from_utf8_lossy(bytes).to_ascii_uppercase();
+                for sent in text.split(['\r', '\n']).map(str::trim).filter(|l| !l.is_empty()) {
+                    let words: Vec<&str> = sent.split_whitespace().collect();
+                    turn_set |= words.starts_with(&["INFO", "TIMEOUT_TURN"]);
+                    last_command = words[0].to_string();
+                }
+            }
+            Step::Exact(a) | Step::Pattern(a) if a.starts_with("ERROR") || a.starts_with("UNKNOWN") => {}
+            Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) => {
+                let thinks = ["BEGIN", "TURN", "DONE"].contains(&last_command.as_str());
+                if thinks && !turn_set {
+                    found.push(format!("{name}:{line}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Every scenario that waits for a move sets a short turn limit of its own first: with none a searching
+/// brain may take its default (ours: 5 s a move), and the suite would take many minutes.
+#[test]
+fn every_scenario_sets_its_turn_time_before_it_waits_for_a_move() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol-tests");
+    let mut found = vec![];
+    for entry in std::fs::read_dir(dir).expect("protocol-tests/ exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|x| x == "txt") {
+            let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let script =
+                Script::parse(&name, &std::fs::read_to_string(&path).expect("readable")).expect("parses");
+            found.extend(moves_without_a_turn_limit(&name, &script));
+        }
+    }
+    found.sort();
+    assert_eq!(found, Vec::<String>::new());
 }
