@@ -10,20 +10,25 @@
 //! was); the first player of a round is Black internally and is shown as white (○), as in Pente; points
 //! are counted once, when a round ends.
 
-use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::engine::{DEFAULT_MEMORY, Limits, Player};
-use crate::rules::{Rules, Variant, Verdict};
+use crate::rules::{Rules, Verdict};
 use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, score_text, tt_bytes};
 use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
 use crate::weights::WeightMatrix;
+
+mod save;
+mod screen;
+
+use screen::status;
+pub use screen::{cell_name, draw, parse_cell};
 
 /// Who sits where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,24 +90,6 @@ fn next_random(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A cell in the terminal's notation: column letter from the left, row number from the bottom.
-pub fn cell_name(p: Pos, height: usize) -> String {
-    format!("{}{}", (b'A' + p.x) as char, height - p.y as usize)
-}
-
-/// Parses `K10` (any case) on a board of this size.
-pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
-    let t = text.trim().to_ascii_uppercase();
-    let mut chars = t.chars();
-    let letter = chars.next()?;
-    if !letter.is_ascii_uppercase() {
-        return None;
-    }
-    let x = (letter as u8 - b'A') as usize;
-    let row: usize = chars.as_str().parse().ok()?;
-    (x < width && (1..=height).contains(&row)).then(|| Pos::new(x, height - row))
-}
-
 /// Names of the rule sets the command line accepts.
 pub fn rules_by_name(name: &str) -> Option<Rules> {
     if let Some(pente) = Rules::pente_named(name) {
@@ -115,18 +102,6 @@ pub fn rules_by_name(name: &str) -> Option<Rules> {
         "caro" => Rules::from_mask(8, 5).0,
         _ => return None,
     })
-}
-
-fn rules_name(rules: &Rules) -> &'static str {
-    match rules.variant {
-        Variant::Pente { keryo: true, .. } => "keryo",
-        Variant::Pente { g: true, .. } => "gpente",
-        Variant::Pente { .. } => "pente",
-        Variant::Freestyle => "freestyle",
-        Variant::Exact => "exact",
-        Variant::Renju => "renju",
-        Variant::Caro { .. } => "caro",
-    }
 }
 
 /// Why the human's stone may not go on `p`, if it may not.
@@ -213,123 +188,6 @@ impl Tournament {
     fn color_of(&self, w: Who) -> Color {
         if w == self.first { Color::Black } else { Color::White }
     }
-
-    /// The text `save` writes.
-    pub fn to_text(&self) -> String {
-        let h = self.cfg.size;
-        let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p, h)).collect();
-        format!(
-            "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\nmoves {}\n",
-            rules_name(&self.cfg.rules),
-            self.cfg.size,
-            self.cfg.time_ms,
-            self.cfg.depth.unwrap_or(0),
-            self.cfg.threads,
-            self.score[0],
-            self.score[1],
-            self.round,
-            self.first.word(),
-            self.rng,
-            moves.join(" ")
-        )
-    }
-
-    /// Reads what `to_text` wrote.
-    pub fn from_text(text: &str) -> Result<Tournament> {
-        let mut lines = text.lines();
-        if lines.next().map(str::trim) != Some("quincunx-play 1") {
-            bail!("not a saved Quincunx tournament");
-        }
-        let mut t = Tournament::new(PlayConfig {
-            rules: Rules::pente(false),
-            size: 19,
-            time_ms: 1000,
-            depth: None,
-            threads: 1,
-            seed: 0,
-        });
-        let mut moves_text = String::new();
-        for line in lines {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            let num = || value.trim().parse::<u64>().with_context(|| format!("bad {key} '{value}'"));
-            match key {
-                "rules" => t.cfg.rules = rules_by_name(value.trim()).context("unknown rules")?,
-                "size" => t.cfg.size = num()? as usize,
-                "time" => t.cfg.time_ms = num()?,
-                "depth" => t.cfg.depth = Some(num()?).filter(|&d| d > 0),
-                "threads" => t.cfg.threads = num()?.max(1) as usize,
-                "round" => t.round = num()? as u32,
-                "rng" => t.rng = num()?,
-                "first" => {
-                    t.first = match value.trim() {
-                        "human" => Who::Human,
-                        "engine" => Who::Engine,
-                        v => bail!("bad first player '{v}'"),
-                    }
-                }
-                "score" => {
-                    let v: Vec<u32> = value.split_whitespace().filter_map(|s| s.parse().ok()).collect();
-                    if v.len() != 2 {
-                        bail!("bad score '{value}'");
-                    }
-                    t.score = [v[0], v[1]];
-                }
-                "moves" => moves_text = value.to_string(),
-                _ => {}
-            }
-        }
-        if !(5..=26).contains(&t.cfg.size) {
-            bail!("size {} is not 5 to 26", t.cfg.size);
-        }
-        for m in moves_text.split_whitespace() {
-            let p = parse_cell(m, t.cfg.size, t.cfg.size).with_context(|| format!("bad move '{m}'"))?;
-            t.moves.push(p);
-        }
-        t.board()?;
-        Ok(t)
-    }
-}
-
-/// The board as the person sees it.
-pub fn draw(board: &Board) -> String {
-    let (w, h) = (board.width(), board.height());
-    let last = board.last_move();
-    let mut out = String::new();
-    let letters: String = (0..w).map(|x| format!("{} ", (b'A' + x as u8) as char)).collect();
-    let _ = writeln!(out, "    {}", letters.trim_end());
-    for y in 0..h {
-        let row = h - y;
-        let _ = write!(out, "{row:>2}  ");
-        for x in 0..w {
-            let p = Pos::new(x, y);
-            let glyph = match board.get(p) {
-                // The first player is white (○), the second black (●); the last move is ringed.
-                Cell::Stone(Color::Black) if last == Some(p) => "◎",
-                Cell::Stone(Color::Black) => "○",
-                Cell::Stone(Color::White) if last == Some(p) => "◉",
-                Cell::Stone(Color::White) => "●",
-                Cell::Wall => "#",
-                Cell::Empty => match (y == 0, y == h - 1, x == 0, x == w - 1) {
-                    (true, _, true, _) => "┌",
-                    (true, _, _, true) => "┐",
-                    (_, true, true, _) => "└",
-                    (_, true, _, true) => "┘",
-                    (true, _, _, _) => "┬",
-                    (_, true, _, _) => "┴",
-                    (_, _, true, _) => "├",
-                    (_, _, _, true) => "┤",
-                    _ => "┼",
-                },
-            };
-            out.push_str(glyph);
-            if x + 1 < w {
-                out.push('─');
-            }
-        }
-        let _ = writeln!(out, "  {row}");
-    }
-    let _ = writeln!(out, "    {}", letters.trim_end());
-    out
 }
 
 /// Runs a tournament: `input` gives the person's lines, `out` gets everything shown.
@@ -467,27 +325,6 @@ fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> R
         }
     )?;
     Ok(Some(if won { Who::Human } else { Who::Engine }))
-}
-
-/// The status lines under the board.
-fn status(t: &Tournament, board: &Board) -> String {
-    let glyph = |w: Who| if w == t.first { "○ white" } else { "● black" };
-    let caps = |w: Who| board.captured(t.color_of(w));
-    let mut s = format!(
-        "Round {}. You ({}): {} captured. Engine ({}): {} captured. Score: you {}, engine {}.",
-        t.round,
-        glyph(Who::Human),
-        caps(Who::Human),
-        glyph(Who::Engine),
-        caps(Who::Engine),
-        t.score[0],
-        t.score[1]
-    );
-    if let Some(p) = board.last_move() {
-        let who = t.who(board.side_to_move().opp());
-        let _ = write!(s, " Last move: {} ({}).", cell_name(p, board.height()), who.word());
-    }
-    s
 }
 
 /// The engine's choice for the side to move, with its one-line account.
