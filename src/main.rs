@@ -36,13 +36,15 @@ const PLAY_USAGE: &str = "\
 usage: pbrain-quincunx play [options]
 
 A tournament of rounds against the engine in the terminal (or from a pipe).
-  --rules R        pente (default), keryo, freestyle, exact, renju or caro
-  --size N         board size, 5 to 26 (default 19 for pente and keryo, 15 otherwise)
-  --time MS        the engine's time per move (default 1000)
-  --depth N        a fixed search depth per move instead of a time
-  --threads N      search threads (default 1)
-  --seed N         the coin's seed (default: the clock)
-  --resume FILE    go on with a tournament saved with `save FILE`
+  --rules R          freestyle (default), exact, renju, caro, pente, keryo or gpente
+  --size N           board size, 5 to 26 (default 15; 19 for pente, keryo and gpente)
+  --time MS          the engine's time per move (default 1000)
+  --depth N          a fixed search depth per move instead of a time
+  --threads N        search threads (default 1)
+  --seed N           the coin's seed (default: the clock)
+  --tournament-rule  the first stone on the centre, the first player's second 3 or more
+                     points out, as in Pente (which always has it)
+  --resume FILE      go on with a tournament saved with `save FILE`
 At the prompt: a move such as J10 (column letter, row number from the bottom), hint, undo,
 save FILE, quit.";
 
@@ -80,7 +82,9 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
     use quincunx::play::{PlayConfig, Tournament, clock_seed, rules_by_name, run_tournament};
-    let mut rules = Rules::pente(false);
+    // Five in a row first: the engine is a gomoku engine before it is a Pente one.
+    let mut rules = Rules::default();
+    let mut tournament_rule = false;
     let (mut size, mut time_ms, mut depth, mut threads, mut seed) = (None, 1000u64, None, 1usize, None);
     let mut resume = None;
     let mut it = args.iter();
@@ -99,6 +103,7 @@ fn play_command(args: &[String]) -> Result<()> {
             "--threads" => threads = num(value()?)?.clamp(1, 64) as usize,
             "--seed" => seed = Some(num(value()?)?),
             "--resume" => resume = Some(value()?),
+            "--tournament-rule" => tournament_rule = true,
             "-h" | "--help" => {
                 println!("{PLAY_USAGE}");
                 return Ok(());
@@ -123,6 +128,7 @@ fn play_command(args: &[String]) -> Result<()> {
                 depth,
                 threads,
                 seed: seed.unwrap_or_else(clock_seed),
+                tournament_rule,
             })
         }
     };

@@ -61,7 +61,11 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
     let input = std::fs::read_to_string(here.join("pente_tournament.in")).unwrap();
     let dir = scratch("transcript");
-    let (ok, out) = play(&dir, &["--size", "9", "--depth", "2", "--threads", "1", "--seed", "3"], &input);
+    let (ok, out) = play(
+        &dir,
+        &["--rules", "pente", "--size", "9", "--depth", "2", "--threads", "1", "--seed", "3"],
+        &input,
+    );
     assert!(ok, "play failed:\n{out}");
     let got = without_times(&out);
     let path = here.join("pente_tournament.out");
@@ -118,5 +122,34 @@ fn bad_options_and_files_are_refused_with_a_reason() {
     let (ok, out) =
         play(&dir, &["--rules", "renju", "--size", "9", "--depth", "1", "--seed", "1"], "heads\n");
     assert!(ok && out.contains("Round 1 abandoned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gomoku_has_black_first_and_no_opening_rule_or_captures_while_pente_keeps_its_own() {
+    let dir = scratch("conventions");
+    // The default game: freestyle on 15x15, the first player black, the first stone anywhere.
+    let (ok, out) = play(&dir, &["--depth", "1", "--seed", "3"], "tails\nA1\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("a tournament of freestyle (5 or more) on 15x15"), "{out}");
+    assert!(out.contains("You win the toss and play first (black, ●)."), "{out}");
+    assert!(out.contains("you play ● black, the engine ○ white"), "{out}");
+    assert!(!out.contains("must go on the centre"), "{out}");
+    assert!(out.contains("Last move: "), "A1 was played and answered:\n{out}");
+    assert!(!out.to_ascii_lowercase().contains("captur"), "{out}");
+    // Asked for, the tournament opening binds gomoku too.
+    let (ok, out) = play(&dir, &["--tournament-rule", "--depth", "1", "--seed", "3"], "tails\nA1\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("The first stone must go on the centre, H8."), "{out}");
+    // Pente: the first player white, the opening rule, captured pairs counted.
+    let (ok, out) = play(
+        &dir,
+        &["--rules", "pente", "--size", "9", "--depth", "1", "--seed", "3"],
+        "tails\nA1\nE5\nquit\n",
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("You win the toss and play first (white, ○)."), "{out}");
+    assert!(out.contains("The first stone must go on the centre, E5."), "{out}");
+    assert!(out.contains("Captured pairs: you 0, engine 0 (5 to win)."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

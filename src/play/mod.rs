@@ -18,7 +18,7 @@ use anyhow::{Result, bail};
 
 use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::engine::{DEFAULT_MEMORY, Limits, Player};
-use crate::rules::{Rules, Verdict};
+use crate::rules::{Rules, Variant, Verdict};
 use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, score_text, tt_bytes};
 use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
@@ -65,6 +65,26 @@ pub struct PlayConfig {
     pub threads: usize,
     /// The coin's seed (default: the clock).
     pub seed: u64,
+    /// The tournament opening (the first stone on the centre, the first player's second stone 3 or
+    /// more points out) under the gomoku rules too; Pente always has it.
+    pub tournament_rule: bool,
+}
+
+impl PlayConfig {
+    /// The Pente family keeps its own conventions: the first player is white, captures count.
+    pub fn pente(&self) -> bool {
+        matches!(self.rules.variant, Variant::Pente { .. })
+    }
+
+    /// Whether the tournament opening binds this game.
+    pub fn opening_rule(&self) -> bool {
+        self.tournament_rule || self.pente()
+    }
+
+    /// How the first player's stones are named: white in Pente, black in gomoku.
+    fn first_colour(&self) -> &'static str {
+        if self.pente() { "white, ○" } else { "black, ●" }
+    }
 }
 
 /// The tournament so far: what `save` writes and `--resume` reads.
@@ -104,12 +124,16 @@ pub fn rules_by_name(name: &str) -> Option<Rules> {
     })
 }
 
-/// Why the human's stone may not go on `p`, if it may not.
-fn refusal(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
+/// Why a stone may not go on `p`, if it may not.
+fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     if !board.is_empty(p) {
         return Some(format!("{} is occupied.", cell_name(p, board.height())));
     }
-    // The tournament opening holds under every rule here (the rules check it themselves for Pente).
+    let rules = &cfg.rules;
+    if !cfg.opening_rule() {
+        return rule_refusal(rules, board, p);
+    }
+    // Checked here as well as by the Pente rules, so that the refusal names the centre.
     let centre = Pos::new(board.width() / 2, board.height() / 2);
     if board.placed() == 0 && p != centre {
         return Some(format!(
@@ -123,6 +147,11 @@ fn refusal(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
             "Not allowed: the first player's second stone must be 3 or more points from the centre.".into(),
         );
     }
+    rule_refusal(rules, board, p)
+}
+
+/// Why the rules themselves refuse `p`: Pente's opening, renju's fouls.
+fn rule_refusal(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
     match rules.verdict(board, p) {
         Verdict::Illegal(why) => Some(format!("Not allowed: {why}.")),
         Verdict::Foul(kind) => {
@@ -205,10 +234,14 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             None => format!("{} ms a move", t.cfg.time_ms),
         }
     )?;
-    writeln!(
-        out,
-        "Points per round: 5 for five in a row, 1 per captured pair, 1 per line of exactly four at the end."
-    )?;
+    if t.cfg.pente() {
+        writeln!(
+            out,
+            "Points per round: 5 for five in a row, 1 per captured pair, 1 per line of exactly four at the end."
+        )?;
+    } else {
+        writeln!(out, "Points per round: 5 for five in a row, 1 per line of exactly four at the end.")?;
+    }
     let centre = cell_name(Pos::new(t.cfg.size / 2, t.cfg.size / 2), t.cfg.size);
     writeln!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit.")?;
     let resumed = !t.moves.is_empty() || t.round > 1 || t.score != [0, 0];
@@ -267,9 +300,9 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             },
         };
         if t.first == Who::Human {
-            writeln!(out, "You play first (white, ○).")?;
+            writeln!(out, "You play first ({}).", t.cfg.first_colour())?;
         } else {
-            writeln!(out, "The engine plays first (white, ○).")?;
+            writeln!(out, "The engine plays first ({}).", t.cfg.first_colour())?;
         }
     }
 }
@@ -319,9 +352,9 @@ fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> R
         "The coin shows {}. {}",
         if heads { "heads" } else { "tails" },
         if won {
-            "You win the toss and play first (white, ○)."
+            format!("You win the toss and play first ({}).", t.cfg.first_colour())
         } else {
-            "The engine plays first (white, ○)."
+            format!("The engine plays first ({}).", t.cfg.first_colour())
         }
     )?;
     Ok(Some(if won { Who::Human } else { Who::Engine }))
@@ -357,7 +390,7 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
         use_vct: true,
     };
     let outcome = run(board, &setup);
-    let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&rules, board, p).is_none());
+    let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&t.cfg, board, p).is_none());
     let searched = mv.is_some();
     if mv.is_none() {
         // The search knows the opening rule only under Pente: elsewhere the first player's second
@@ -366,7 +399,7 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
         let matrix = WeightMatrix::default().matrix(board, &rules, me);
         mv = board
             .points()
-            .filter(|&p| refusal(&rules, board, p).is_none())
+            .filter(|&p| refusal(&t.cfg, board, p).is_none())
             .max_by_key(|p| (matrix[p.y as usize * board.width() + p.x as usize], std::cmp::Reverse(*p)));
     }
     let verdict = if outcome.score >= WIN_THRESHOLD {
@@ -413,7 +446,7 @@ fn play_round(
             t.moves.push(p);
             writeln!(out, "Engine plays {}. It thinks: {text}.", cell_name(p, board.height()))?;
             if verdict == Verdict::Win {
-                write!(out, "{}", draw(&board))?;
+                write!(out, "{}", draw(&board, t.cfg.pente()))?;
                 writeln!(out, "{}", status(t, &board))?;
                 return Ok(if five { RoundEnd::Five(Who::Engine) } else { RoundEnd::Captures(Who::Engine) });
             }
@@ -423,7 +456,7 @@ fn play_round(
             continue;
         }
         if drawn.as_ref() != Some(&t.moves) {
-            write!(out, "{}", draw(&board))?;
+            write!(out, "{}", draw(&board, t.cfg.pente()))?;
             writeln!(out, "{}", status(t, &board))?;
             drawn = Some(t.moves.clone());
         }
@@ -476,7 +509,7 @@ fn play_round(
                     )?;
                     continue;
                 };
-                if let Some(why) = refusal(&rules, &board, p) {
+                if let Some(why) = refusal(&t.cfg, &board, p) {
                     writeln!(out, "{why}")?;
                     continue;
                 }
@@ -485,7 +518,7 @@ fn play_round(
                 board.play_unchecked(p);
                 t.moves.push(p);
                 if verdict == Verdict::Win {
-                    write!(out, "{}", draw(&board))?;
+                    write!(out, "{}", draw(&board, t.cfg.pente()))?;
                     writeln!(out, "{}", status(t, &board))?;
                     return Ok(if five {
                         RoundEnd::Five(Who::Human)
@@ -538,6 +571,7 @@ mod tests {
             depth: Some(3),
             threads: 1,
             seed: 7,
+            tournament_rule: true,
         });
         t.moves = vec![Pos::new(9, 9), Pos::new(10, 10)];
         t.score = [3, 6];
@@ -545,5 +579,22 @@ mod tests {
         t.first = Who::Engine;
         let back = Tournament::from_text(&t.to_text()).unwrap();
         assert_eq!(back.to_text(), t.to_text());
+        t.cfg.rules = Rules::default();
+        t.cfg.tournament_rule = false;
+        let back = Tournament::from_text(&t.to_text()).unwrap();
+        assert!(!back.cfg.tournament_rule && !back.cfg.pente());
+        assert_eq!(back.to_text(), t.to_text());
+    }
+
+    #[test]
+    fn files_saved_before_the_tournament_key_keep_the_opening_rule() {
+        let old = "quincunx-play 1\nrules freestyle\nsize 15\ntime 500\ndepth 0\nthreads 1\nscore 1 2\n\
+                   round 2\nfirst engine\nrng 9\nmoves H8 H9\n";
+        let t = Tournament::from_text(old).unwrap();
+        assert!(t.cfg.tournament_rule && t.cfg.opening_rule());
+        let pente = old.replace("freestyle", "pente").replace("15", "19").replace("H8 H9", "J10 J11");
+        let t = Tournament::from_text(&pente).unwrap();
+        assert!(t.cfg.pente() && t.cfg.opening_rule());
+        assert_eq!(t.moves.len(), 2);
     }
 }

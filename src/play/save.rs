@@ -25,7 +25,7 @@ impl Tournament {
         let h = self.cfg.size;
         let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p, h)).collect();
         format!(
-            "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\nmoves {}\n",
+            "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\ntournament {}\nmoves {}\n",
             rules_name(&self.cfg.rules),
             self.cfg.size,
             self.cfg.time_ms,
@@ -36,6 +36,7 @@ impl Tournament {
             self.round,
             self.first.word(),
             self.rng,
+            self.cfg.tournament_rule as u8,
             moves.join(" ")
         )
     }
@@ -53,6 +54,9 @@ impl Tournament {
             depth: None,
             threads: 1,
             seed: 0,
+            // Files written before the key existed were played with the tournament opening under
+            // every rule.
+            tournament_rule: true,
         });
         let mut moves_text = String::new();
         for line in lines {
@@ -66,6 +70,7 @@ impl Tournament {
                 "threads" => t.cfg.threads = num()?.max(1) as usize,
                 "round" => t.round = num()? as u32,
                 "rng" => t.rng = num()?,
+                "tournament" => t.cfg.tournament_rule = num()? != 0,
                 "first" => {
                     t.first = match value.trim() {
                         "human" => Who::Human,

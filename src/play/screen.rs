@@ -23,8 +23,9 @@ pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
     (x < width && (1..=height).contains(&row)).then(|| Pos::new(x, height - row))
 }
 
-/// The board as the person sees it.
-pub fn draw(board: &Board) -> String {
+/// The board as the person sees it. The first player (`Color::Black` inside) is drawn white in Pente
+/// (`pente`), as Pente's boards show it, and black under the gomoku rules.
+pub fn draw(board: &Board, pente: bool) -> String {
     let (w, h) = (board.width(), board.height());
     let last = board.last_move();
     let mut out = String::new();
@@ -36,11 +37,13 @@ pub fn draw(board: &Board) -> String {
         for x in 0..w {
             let p = Pos::new(x, y);
             let glyph = match board.get(p) {
-                // The first player is white (○), the second black (●); the last move is ringed.
-                Cell::Stone(Color::Black) if last == Some(p) => "◎",
-                Cell::Stone(Color::Black) => "○",
-                Cell::Stone(Color::White) if last == Some(p) => "◉",
-                Cell::Stone(Color::White) => "●",
+                // White is ○, black ●; the last move is ringed.
+                Cell::Stone(c) => match ((c == Color::Black) == pente, last == Some(p)) {
+                    (true, true) => "◎",
+                    (true, false) => "○",
+                    (false, true) => "◉",
+                    (false, false) => "●",
+                },
                 Cell::Wall => "#",
                 Cell::Empty => match (y == 0, y == h - 1, x == 0, x == w - 1) {
                     (true, _, true, _) => "┌",
@@ -65,23 +68,36 @@ pub fn draw(board: &Board) -> String {
     out
 }
 
-/// The status lines under the board.
+/// The status lines under the board: the colours and the score, then (Pente) the captures and the
+/// last move.
 pub(super) fn status(t: &Tournament, board: &Board) -> String {
-    let glyph = |w: Who| if w == t.first { "○ white" } else { "● black" };
-    let caps = |w: Who| board.captured(t.color_of(w));
+    let colour = |w: Who| if (w == t.first) == t.cfg.pente() { "○ white" } else { "● black" };
     let mut s = format!(
-        "Round {}. You ({}): {} captured. Engine ({}): {} captured. Score: you {}, engine {}.",
+        "Round {}: you play {}, the engine {}. Score: you {}, engine {}.",
         t.round,
-        glyph(Who::Human),
-        caps(Who::Human),
-        glyph(Who::Engine),
-        caps(Who::Engine),
+        colour(Who::Human),
+        colour(Who::Engine),
         t.score[0],
         t.score[1]
     );
+    let mut second = vec![];
+    if let Some(rule) = t.cfg.rules.capture_rule() {
+        let caps = |w: Who| board.captured(t.color_of(w));
+        // Pente captures pairs, so its count is in pairs; Keryo also takes threes, so in stones.
+        let (unit, per) = if rule.max == 2 { ("pairs", 2) } else { ("stones", 1) };
+        second.push(format!(
+            "Captured {unit}: you {}, engine {} ({} to win).",
+            caps(Who::Human) / per,
+            caps(Who::Engine) / per,
+            rule.to_win as usize / per
+        ));
+    }
     if let Some(p) = board.last_move() {
         let who = t.who(board.side_to_move().opp());
-        let _ = write!(s, " Last move: {} ({}).", cell_name(p, board.height()), who.word());
+        second.push(format!("Last move: {} ({}).", cell_name(p, board.height()), who.word()));
+    }
+    if !second.is_empty() {
+        let _ = write!(s, "\n{}", second.join(" "));
     }
     s
 }
