@@ -153,3 +153,25 @@ fn gomoku_has_black_first_and_no_opening_rule_or_captures_while_pente_keeps_its_
     assert!(out.contains("Captured pairs: you 0, engine 0 (5 to win)."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A saved freestyle round on 9x9 where the human (black, first) completes five with E1.
+const FIVE_TO_PLAY: &str = "quincunx-play 1\nrules freestyle\nsize 9\ntime 1000\ndepth 1\nthreads 1\n\
+                            score 0 0\nround 1\nfirst human\nrng 5\ntournament 0\n\
+                            moves A1 I9 B1 I8 C1 I6 D1 H9\n";
+
+#[test]
+fn another_round_is_asked_again_until_the_answer_is_y_or_n() {
+    let dir = scratch("again");
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nmaybe\n\nn\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("You win the round with five in a row!"), "{out}");
+    assert_eq!(out.matches("Play another round? (y/n)").count(), 3, "{out}");
+    assert_eq!(out.matches("Please answer y or n.").count(), 2, "{out}");
+    assert!(out.contains("You win the tournament!"), "{out}");
+    // Yes goes on to the next round, which the leader opens.
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nYes\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("Round 2."), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -286,8 +286,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
         )?;
         t.round += 1;
         t.moves.clear();
-        let Some(answer) = ask(input, out, "Play another round? (y/n) ")? else { return finish(&t, out) };
-        if !answer.trim().to_ascii_lowercase().starts_with('y') {
+        if ask_yes_no(input, out, "Play another round? (y/n) ")? != Some(true) {
             return finish(&t, out);
         }
         // The player with more points opens; a tie is tossed again.
@@ -333,6 +332,19 @@ fn ask(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<O
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(Some(line.trim().to_string()))
+}
+
+/// Asks until the answer is yes or no (a slip of the keyboard, or a bare Enter, must not end the
+/// tournament); `None` when the input ends.
+fn ask_yes_no(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<Option<bool>> {
+    loop {
+        let Some(answer) = ask(input, out, prompt)? else { return Ok(None) };
+        match answer.to_ascii_lowercase().as_str() {
+            "y" | "yes" => return Ok(Some(true)),
+            "n" | "no" => return Ok(Some(false)),
+            _ => writeln!(out, "Please answer y or n.")?,
+        }
+    }
 }
 
 /// The coin toss: the person calls it, the winner plays first. `None` when the input ends.
