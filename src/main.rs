@@ -44,7 +44,8 @@ A tournament of rounds against the engine in the terminal (or from a pipe).
   --seed N           the coin's seed (default: the clock)
   --tournament-rule  the first stone on the centre, the first player's second 3 or more
                      points out, as in Pente (which always has it)
-  --resume FILE      go on with a tournament saved with `save FILE`
+  --resume FILE      go on with a tournament saved with `save FILE`; the options given with it
+                     win over the saved ones (the rules, size and opening cannot change)
 At the prompt: a move such as J10 (column letter, row number from the bottom), hint, undo,
 save FILE, quit.";
 
@@ -81,11 +82,8 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
-    use quincunx::play::{PlayConfig, Tournament, clock_seed, rules_by_name, run_tournament};
-    // Five in a row first: the engine is a gomoku engine before it is a Pente one.
-    let mut rules = Rules::default();
-    let mut tournament_rule = false;
-    let (mut size, mut time_ms, mut depth, mut threads, mut seed) = (None, 1000u64, None, 1usize, None);
+    use quincunx::play::{PlayOptions, Tournament, rules_by_name, run_tournament};
+    let mut opts = PlayOptions::default();
     let mut resume = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -94,16 +92,17 @@ fn play_command(args: &[String]) -> Result<()> {
         match a.as_str() {
             "--rules" => {
                 let v = value()?;
-                rules =
-                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?;
+                opts.rules = Some(
+                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?,
+                );
             }
-            "--size" => size = Some(num(value()?)? as usize),
-            "--time" => time_ms = num(value()?)?,
-            "--depth" => depth = Some(num(value()?)?.max(1)),
-            "--threads" => threads = num(value()?)?.clamp(1, 64) as usize,
-            "--seed" => seed = Some(num(value()?)?),
+            "--size" => opts.size = Some(num(value()?)? as usize),
+            "--time" => opts.time_ms = Some(num(value()?)?),
+            "--depth" => opts.depth = Some(num(value()?)?.max(1)),
+            "--threads" => opts.threads = Some(num(value()?)?.clamp(1, 64) as usize),
+            "--seed" => opts.seed = Some(num(value()?)?),
             "--resume" => resume = Some(value()?),
-            "--tournament-rule" => tournament_rule = true,
+            "--tournament-rule" => opts.tournament_rule = true,
             "-h" | "--help" => {
                 println!("{PLAY_USAGE}");
                 return Ok(());
@@ -114,23 +113,9 @@ fn play_command(args: &[String]) -> Result<()> {
     let tournament = match resume {
         Some(path) => {
             let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-            Tournament::from_text(&text).with_context(|| path.clone())?
+            opts.resume(Tournament::from_text(&text).with_context(|| path.clone())?)?
         }
-        None => {
-            let size = size.unwrap_or(if rules.capture_rule().is_some() { 19 } else { 15 });
-            if !(5..=26).contains(&size) {
-                bail!("--size {size}: the terminal board is 5 to 26 wide");
-            }
-            Tournament::new(PlayConfig {
-                rules,
-                size,
-                time_ms,
-                depth,
-                threads,
-                seed: seed.unwrap_or_else(clock_seed),
-                tournament_rule,
-            })
-        }
+        None => opts.start()?,
     };
     let stdin = std::io::stdin();
     run_tournament(tournament, &mut stdin.lock(), &mut std::io::stdout().lock())

@@ -175,3 +175,29 @@ fn another_round_is_asked_again_until_the_answer_is_y_or_n() {
     assert!(out.contains("Round 2."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn options_given_with_resume_win_over_the_saved_ones() {
+    let dir = scratch("resume");
+    let saved = FIVE_TO_PLAY.replace("depth 1", "depth 0").replace("time 1000", "time 500");
+    std::fs::write(dir.join("g.sav"), &saved).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--time", "300"], "save again.sav\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("(300 ms a move)"), "{out}");
+    let again = std::fs::read_to_string(dir.join("again.sav")).unwrap();
+    assert!(again.contains("\ntime 300\n") && again.contains("\ndepth 0\n"), "{again}");
+    // A time asked for replaces a saved fixed depth; a depth asked for replaces a saved time.
+    std::fs::write(dir.join("d.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "d.sav", "--time", "250"], "quit\n");
+    assert!(ok && out.contains("(250 ms a move)"), "{out}");
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--depth", "3"], "quit\n");
+    assert!(ok && out.contains("(depth 3 a move)"), "{out}");
+    // What would make the moves another game is refused.
+    let (ok, _) = play(&dir, &["--resume", "g.sav", "--rules", "pente"], "quit\n");
+    assert!(!ok, "the rules of a saved tournament cannot change");
+    let (ok, _) = play(&dir, &["--resume", "g.sav", "--size", "15"], "quit\n");
+    assert!(!ok, "the size of a saved tournament cannot change");
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--rules", "freestyle", "--size", "9"], "quit\n");
+    assert!(ok, "the same rules and size are no change:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,6 +87,75 @@ impl PlayConfig {
     }
 }
 
+/// What the command line gave; `None` (or `false`) where it said nothing, so that a resumed
+/// tournament keeps its own setting there and takes the command line's everywhere else.
+#[derive(Clone, Debug, Default)]
+pub struct PlayOptions {
+    pub rules: Option<Rules>,
+    pub size: Option<usize>,
+    pub time_ms: Option<u64>,
+    pub depth: Option<u64>,
+    pub threads: Option<usize>,
+    pub seed: Option<u64>,
+    pub tournament_rule: bool,
+}
+
+impl PlayOptions {
+    /// A new tournament: the defaults where nothing was given (freestyle; 15x15, or 19x19 for the
+    /// Pente family as its boards are).
+    pub fn start(&self) -> Result<Tournament> {
+        let rules = self.rules.unwrap_or_default();
+        let size = self.size.unwrap_or(if rules.capture_rule().is_some() { 19 } else { 15 });
+        if !(5..=26).contains(&size) {
+            bail!("--size {size}: the terminal board is 5 to 26 wide");
+        }
+        Ok(Tournament::new(PlayConfig {
+            rules,
+            size,
+            time_ms: self.time_ms.unwrap_or(1000),
+            depth: self.depth,
+            threads: self.threads.unwrap_or(1),
+            seed: self.seed.unwrap_or_else(clock_seed),
+            tournament_rule: self.tournament_rule,
+        }))
+    }
+
+    /// A saved tournament with the options given now: they win over the saved ones. Only what would
+    /// make another game of the moves already played (the rules, the size, the opening) is refused
+    /// when it differs.
+    pub fn resume(&self, mut t: Tournament) -> Result<Tournament> {
+        if let Some(rules) = self.rules
+            && rules != t.cfg.rules
+        {
+            bail!("--rules: the saved tournament is {}; it cannot change", t.cfg.rules);
+        }
+        if let Some(size) = self.size
+            && size != t.cfg.size
+        {
+            bail!("--size: the saved tournament is on {0}x{0}; it cannot change", t.cfg.size);
+        }
+        if self.tournament_rule && !t.cfg.opening_rule() {
+            bail!("--tournament-rule: the saved tournament was started without it; it cannot change");
+        }
+        if let Some(ms) = self.time_ms {
+            t.cfg.time_ms = ms;
+            // A time asked for now replaces a saved fixed depth (unless a depth is asked for too).
+            t.cfg.depth = None;
+        }
+        if let Some(depth) = self.depth {
+            t.cfg.depth = Some(depth);
+        }
+        if let Some(threads) = self.threads {
+            t.cfg.threads = threads;
+        }
+        if let Some(seed) = self.seed {
+            t.cfg.seed = seed;
+            t.rng = seed;
+        }
+        Ok(t)
+    }
+}
+
 /// The tournament so far: what `save` writes and `--resume` reads.
 #[derive(Clone, Debug)]
 pub struct Tournament {
