@@ -201,3 +201,22 @@ fn options_given_with_resume_win_over_the_saved_ones() {
     assert!(ok, "the same rules and size are no change:\n{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn quitting_says_who_leads_and_that_the_tournament_was_abandoned() {
+    let dir = scratch("quit");
+    // Level on points, but the engine has an open four (E5-E8) on the board.
+    let behind = FIVE_TO_PLAY.replace("A1 I9 B1 I8 C1 I6 D1 H9", "A1 E5 A3 E6 A5 E7 A7 E8");
+    std::fs::write(dir.join("behind.sav"), &behind).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "behind.sav"], "quit\n");
+    assert!(ok, "{out}");
+    assert!(!out.contains("draw"), "{out}");
+    assert!(out.contains("The tournament was abandoned: the score is level at 0."), "{out}");
+    assert!(out.contains("In round 1 the engine was ahead on the board, 1 point to 0."), "{out}");
+    // Behind on points: the engine leads.
+    std::fs::write(dir.join("points.sav"), behind.replace("score 0 0", "score 3 5")).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "points.sav"], "quit\n");
+    assert!(ok && out.contains("The tournament was abandoned: the engine leads 5 to 3."), "{out}");
+    assert!(!out.contains("wins the tournament"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -252,7 +252,18 @@ enum RoundEnd {
     Five(Who),
     Captures(Who),
     Draw,
-    Quit,
+    /// Abandoned, with the engine's last score of the position (its side's view) if it searched one
+    /// since the round's board last changed back.
+    Quit(Option<i32>),
+}
+
+/// The points a round gives (human, engine) if it ends on `board`: 5 to the winner by five, 1 per
+/// captured pair, 1 per line of exactly four.
+fn round_points(t: &Tournament, board: &Board, five: Option<Who>) -> [u32; 2] {
+    [Who::Human, Who::Engine].map(|who| {
+        let c = t.color_of(who);
+        board.captured(c) as u32 / 2 + fours_on_board(board, c) + if five == Some(who) { 5 } else { 0 }
+    })
 }
 
 /// The engine's side: the search player and its table, kept between moves.
@@ -317,7 +328,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
     if !resumed {
         match toss(&mut t, input, out)? {
             Some(w) => t.first = w,
-            None => return finish(&t, out),
+            None => return finish(&t, out, Some(Standing::default())),
         }
     } else {
         writeln!(out, "Resuming round {}: you {}, engine {}.", t.round, t.score[0], t.score[1])?;
@@ -325,24 +336,17 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
     loop {
         let end = play_round(&mut t, &engine, input, out)?;
         let board = t.board()?;
-        // Points: five in a row, captured pairs, lines of exactly four.
-        let mut gained = [0u32; 2];
-        for (i, who) in [Who::Human, Who::Engine].into_iter().enumerate() {
-            let c = t.color_of(who);
-            gained[i] += board.captured(c) as u32 / 2 + fours_on_board(&board, c);
-            if matches!(end, RoundEnd::Five(w) if w == who) {
-                gained[i] += 5;
-            }
-        }
+        let gained = round_points(&t, &board, if let RoundEnd::Five(w) = end { Some(w) } else { None });
         let verdict = match end {
             RoundEnd::Five(Who::Human) => "You win the round with five in a row!".to_string(),
             RoundEnd::Five(Who::Engine) => "The engine wins the round with five in a row.".to_string(),
             RoundEnd::Captures(Who::Human) => "You win the round on captures!".to_string(),
             RoundEnd::Captures(Who::Engine) => "The engine wins the round on captures.".to_string(),
             RoundEnd::Draw => "The round is a draw: the board is full.".to_string(),
-            RoundEnd::Quit => {
+            RoundEnd::Quit(engine_score) => {
                 writeln!(out, "Round {} abandoned; its points do not count.", t.round)?;
-                return finish(&t, out);
+                let standing = Standing { round_points: gained, engine_score, round: t.round };
+                return finish(&t, out, Some(standing));
             }
         };
         t.score[0] += gained[0];
@@ -356,7 +360,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
         t.round += 1;
         t.moves.clear();
         if ask_yes_no(input, out, "Play another round? (y/n) ")? != Some(true) {
-            return finish(&t, out);
+            return finish(&t, out, None);
         }
         // The player with more points opens; a tie is tossed again.
         t.first = match t.score[0].cmp(&t.score[1]) {
@@ -364,7 +368,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             std::cmp::Ordering::Less => Who::Engine,
             std::cmp::Ordering::Equal => match toss(&mut t, input, out)? {
                 Some(w) => w,
-                None => return finish(&t, out),
+                None => return finish(&t, out, Some(Standing::default())),
             },
         };
         if t.first == Who::Human {
@@ -375,13 +379,58 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
     }
 }
 
-/// The totals and the tournament's winner.
-fn finish(t: &Tournament, out: &mut impl Write) -> Result<()> {
-    writeln!(out, "Final score: you {}, engine {}.", t.score[0], t.score[1])?;
-    let line = match t.score[0].cmp(&t.score[1]) {
-        std::cmp::Ordering::Greater => "You win the tournament!",
-        std::cmp::Ordering::Less => "The engine wins the tournament.",
-        std::cmp::Ordering::Equal => "The tournament is a draw.",
+/// `1 point`, `2 points`.
+fn points(n: u32) -> String {
+    format!("{n} point{}", if n == 1 { "" } else { "s" })
+}
+
+/// Where an abandoned round stood when it was left.
+#[derive(Default)]
+struct Standing {
+    /// The round, 0 when none had begun.
+    round: u32,
+    /// Its points had it ended there (human, engine).
+    round_points: [u32; 2],
+    /// The engine's last score of it, from its side.
+    engine_score: Option<i32>,
+}
+
+/// The totals, and the tournament's winner, or who led when it was abandoned (`abandoned`): a
+/// tournament left midway is no draw, whatever the totals.
+fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> Result<()> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let [you, engine] = t.score;
+    writeln!(out, "Final score: you {you}, engine {engine}.")?;
+    let Some(standing) = abandoned else {
+        let line = match you.cmp(&engine) {
+            Greater => "You win the tournament!",
+            Less => "The engine wins the tournament.",
+            Equal => "The tournament is a draw.",
+        };
+        writeln!(out, "{line}")?;
+        return Ok(());
+    };
+    let lead = match you.cmp(&engine) {
+        Greater => format!("you lead {you} to {engine}"),
+        Less => format!("the engine leads {engine} to {you}"),
+        Equal => format!("the score is level at {you}"),
+    };
+    writeln!(out, "The tournament was abandoned: {lead}.")?;
+    if standing.round == 0 {
+        return Ok(());
+    }
+    let [r_you, r_engine] = standing.round_points;
+    let round = standing.round;
+    let line = match (r_you.cmp(&r_engine), standing.engine_score) {
+        (Greater, _) => {
+            format!("In round {round} you were ahead on the board, {} to {r_engine}.", points(r_you))
+        }
+        (Less, _) => {
+            format!("In round {round} the engine was ahead on the board, {} to {r_you}.", points(r_engine))
+        }
+        (Equal, Some(s)) if s >= WIN_THRESHOLD => format!("In round {round} the engine had a forced win."),
+        (Equal, Some(s)) if s <= -WIN_THRESHOLD => format!("In round {round} you had a forced win."),
+        (Equal, _) => format!("In round {round} the points on the board were level, {r_you} to {r_engine}."),
     };
     writeln!(out, "{line}")?;
     Ok(())
@@ -441,8 +490,17 @@ fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> R
     Ok(Some(if won { Who::Human } else { Who::Engine }))
 }
 
+/// The engine's answer for the side to move.
+struct Reply {
+    mv: Option<Pos>,
+    /// The search's score, from the mover's side (`None` when no search ran).
+    score: Option<i32>,
+    /// Its one-line account.
+    text: String,
+}
+
 /// The engine's choice for the side to move, with its one-line account.
-fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, String) {
+fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> Reply {
     let started = Instant::now();
     let rules = t.cfg.rules;
     let stop = AtomicBool::new(false);
@@ -459,7 +517,7 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
     };
     let Some(pats) = engine.player.patterns(&rules) else {
         let th = engine.player.think(board, &rules, &limits, &stop);
-        return (th.mv, String::new());
+        return Reply { mv: th.mv, score: None, text: String::new() };
     };
     let setup = Setup {
         pats,
@@ -499,7 +557,7 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> (Option<Pos>, St
         outcome.nodes,
         started.elapsed().as_secs_f64()
     );
-    (mv, text)
+    Reply { mv, score: Some(outcome.score), text }
 }
 
 /// Plays one round to its end.
@@ -515,12 +573,15 @@ fn play_round(
     writeln!(out, "Round {}.", t.round)?;
     // The board is drawn again only when it changed (not after a refused input).
     let mut drawn: Option<Vec<Pos>> = None;
+    // The engine's view of the round, for the farewell if the person leaves it.
+    let mut engine_score = None;
     loop {
         let side = board.side_to_move();
         let who = t.who(side);
         if who == Who::Engine {
-            let (mv, text) = think(t, engine, &board);
+            let Reply { mv, score, text } = think(t, engine, &board);
             let Some(p) = mv else { return Ok(RoundEnd::Draw) };
+            engine_score = score;
             let verdict = rules.verdict(&board, p);
             let five = rules.makes_win(&board, p, side);
             board.play_unchecked(p);
@@ -541,14 +602,14 @@ fn play_round(
             writeln!(out, "{}", status(t, &board))?;
             drawn = Some(t.moves.clone());
         }
-        let Some(line) = ask(input, out, "Your move: ")? else { return Ok(RoundEnd::Quit) };
+        let Some(line) = ask(input, out, "Your move: ")? else { return Ok(RoundEnd::Quit(engine_score)) };
         let lower = line.to_ascii_lowercase();
         let mut words = lower.split_whitespace();
         match words.next() {
             None => continue,
-            Some("quit") | Some("exit") => return Ok(RoundEnd::Quit),
+            Some("quit") | Some("exit") => return Ok(RoundEnd::Quit(engine_score)),
             Some("hint") => {
-                let (mv, text) = think(t, engine, &board);
+                let Reply { mv, text, .. } = think(t, engine, &board);
                 match mv {
                     Some(p) => writeln!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
                     None => writeln!(out, "No hint: no move is left.")?,
@@ -563,6 +624,7 @@ fn play_round(
                         let undone = t.moves.len() - i;
                         t.moves.truncate(i);
                         board = t.board()?;
+                        engine_score = None;
                         writeln!(out, "Took back {undone} move(s).")?;
                     }
                     None => writeln!(out, "Nothing to undo.")?,
@@ -641,6 +703,26 @@ mod tests {
             "x x x x . .\no o o . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .".parse().unwrap();
         assert_eq!(fours_on_board(&b, Color::Black), 1);
         assert_eq!(fours_on_board(&b, Color::White), 0);
+    }
+
+    #[test]
+    fn an_abandoned_tournament_names_the_leader_never_a_draw() {
+        let t = PlayOptions { seed: Some(1), ..PlayOptions::default() }.start().unwrap();
+        let said = |standing: Standing| {
+            let mut out = Vec::new();
+            finish(&t, &mut out, Some(standing)).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let won = said(Standing { round: 1, round_points: [0, 0], engine_score: Some(WIN_THRESHOLD + 5) });
+        assert!(
+            won.contains("the score is level at 0") && won.contains("the engine had a forced win"),
+            "{won}"
+        );
+        assert!(!won.contains("draw"), "{won}");
+        let lost = said(Standing { round: 1, round_points: [0, 0], engine_score: Some(-WIN_THRESHOLD - 5) });
+        assert!(lost.contains("you had a forced win"), "{lost}");
+        let ahead = said(Standing { round: 1, round_points: [2, 1], engine_score: None });
+        assert!(ahead.contains("you were ahead on the board, 2 points to 1"), "{ahead}");
     }
 
     #[test]
