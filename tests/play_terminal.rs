@@ -220,3 +220,23 @@ fn quitting_says_who_leads_and_that_the_tournament_was_abandoned() {
     assert!(!out.contains("wins the tournament"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_win_is_told_in_moves_and_its_five_is_picked_out() {
+    let dir = scratch("five");
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nn\n");
+    assert!(ok, "{out}");
+    assert!(out.contains(" 1  ◆─◆─◆─◆─◆─┴─┴─┴─┘  1"), "{out}");
+    assert!(out.contains("Five in a row (◆): A1 to E1."), "{out}");
+    // The engine to move with four in a row: it says it wins with this move.
+    let engine_wins = FIVE_TO_PLAY
+        .replace("first human", "first engine")
+        .replace("A1 I9 B1 I8 C1 I6 D1 H9", "E5 A1 E6 A3 E7 A5 E8 A7");
+    std::fs::write(dir.join("engine.sav"), engine_wins).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "engine.sav"], "n\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("eval +W1 (it wins with this move)"), "{out}");
+    assert_eq!(out.matches('◆').count(), 6, "five stones and the legend:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

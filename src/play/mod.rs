@@ -19,7 +19,7 @@ use anyhow::{Result, bail};
 use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::engine::{DEFAULT_MEMORY, Limits, Player};
 use crate::rules::{Rules, Variant, Verdict};
-use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, score_text, tt_bytes};
+use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, tt_bytes};
 use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
 use crate::weights::WeightMatrix;
@@ -27,8 +27,8 @@ use crate::weights::WeightMatrix;
 mod save;
 mod screen;
 
-use screen::status;
 pub use screen::{cell_name, draw, parse_cell};
+use screen::{eval_words, five_glyph, five_through, status};
 
 /// Who sits where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -499,8 +499,9 @@ struct Reply {
     text: String,
 }
 
-/// The engine's choice for the side to move, with its one-line account.
-fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> Reply {
+/// The engine's choice for the side to move, with its one-line account, told as `me` would say it to
+/// `other` (the engine to the person, or the hint to the person).
+fn think(t: &Tournament, engine: &EngineSide, board: &Board, me: &str, other: &str) -> Reply {
     let started = Instant::now();
     let rules = t.cfg.rules;
     let stop = AtomicBool::new(false);
@@ -541,23 +542,31 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board) -> Reply {
             .filter(|&p| refusal(&t.cfg, board, p).is_none())
             .max_by_key(|p| (matrix[p.y as usize * board.width() + p.x as usize], std::cmp::Reverse(*p)));
     }
-    let verdict = if outcome.score >= WIN_THRESHOLD {
-        " (it sees a win)"
-    } else if outcome.score <= -WIN_THRESHOLD {
-        " (it sees a loss)"
-    } else {
-        ""
-    };
-    let verdict =
-        if searched { verdict } else { "; the opening rule moved it to the best cell 3 points out" };
+    let verdict = if searched { "" } else { "; the opening rule moved it to the best cell 3 points out" };
     let text = format!(
         "depth {}, eval {}, {} nodes, {:.2} s{verdict}",
         outcome.depth,
-        score_text(outcome.score),
+        eval_words(outcome.score, me, other),
         outcome.nodes,
         started.elapsed().as_secs_f64()
     );
     Reply { mv, score: Some(outcome.score), text }
+}
+
+/// The board of a round just won by the move at `p`, its five picked out and named.
+fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Result<()> {
+    let five = five_through(board, &t.cfg.rules, p);
+    write!(out, "{}", draw(board, t.cfg.pente(), &five))?;
+    if let (Some(a), Some(b)) = (five.first(), five.last()) {
+        let h = board.height();
+        let glyph = match board.get(p) {
+            Cell::Stone(c) => five_glyph(c, t.cfg.pente()),
+            _ => '◆',
+        };
+        writeln!(out, "Five in a row ({glyph}): {} to {}.", cell_name(*a, h), cell_name(*b, h))?;
+    }
+    writeln!(out, "{}", status(t, board))?;
+    Ok(())
 }
 
 /// Plays one round to its end.
@@ -579,7 +588,7 @@ fn play_round(
         let side = board.side_to_move();
         let who = t.who(side);
         if who == Who::Engine {
-            let Reply { mv, score, text } = think(t, engine, &board);
+            let Reply { mv, score, text } = think(t, engine, &board, "it", "you");
             let Some(p) = mv else { return Ok(RoundEnd::Draw) };
             engine_score = score;
             let verdict = rules.verdict(&board, p);
@@ -588,8 +597,7 @@ fn play_round(
             t.moves.push(p);
             writeln!(out, "Engine plays {}. It thinks: {text}.", cell_name(p, board.height()))?;
             if verdict == Verdict::Win {
-                write!(out, "{}", draw(&board, t.cfg.pente()))?;
-                writeln!(out, "{}", status(t, &board))?;
+                show_win(t, &board, p, out)?;
                 return Ok(if five { RoundEnd::Five(Who::Engine) } else { RoundEnd::Captures(Who::Engine) });
             }
             if board.is_full() {
@@ -598,7 +606,7 @@ fn play_round(
             continue;
         }
         if drawn.as_ref() != Some(&t.moves) {
-            write!(out, "{}", draw(&board, t.cfg.pente()))?;
+            write!(out, "{}", draw(&board, t.cfg.pente(), &[]))?;
             writeln!(out, "{}", status(t, &board))?;
             drawn = Some(t.moves.clone());
         }
@@ -609,7 +617,7 @@ fn play_round(
             None => continue,
             Some("quit") | Some("exit") => return Ok(RoundEnd::Quit(engine_score)),
             Some("hint") => {
-                let Reply { mv, text, .. } = think(t, engine, &board);
+                let Reply { mv, text, .. } = think(t, engine, &board, "you", "the engine");
                 match mv {
                     Some(p) => writeln!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
                     None => writeln!(out, "No hint: no move is left.")?,
@@ -661,8 +669,7 @@ fn play_round(
                 board.play_unchecked(p);
                 t.moves.push(p);
                 if verdict == Verdict::Win {
-                    write!(out, "{}", draw(&board, t.cfg.pente()))?;
-                    writeln!(out, "{}", status(t, &board))?;
+                    show_win(t, &board, p, out)?;
                     return Ok(if five {
                         RoundEnd::Five(Who::Human)
                     } else {
