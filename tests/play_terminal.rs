@@ -83,7 +83,7 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
     for must in [
         "You win the toss and play first (white, ○).",
         "The first stone must go on the centre, E5.",
-        "Not allowed: the first player's second stone must be 3 or more points from the centre.",
+        "Not allowed: your second stone must be 3 or more points from the centre.",
         "'Z9' is not a cell",
         "E5 is occupied.",
         "Hint: ",
@@ -183,15 +183,15 @@ fn options_given_with_resume_win_over_the_saved_ones() {
     std::fs::write(dir.join("g.sav"), &saved).unwrap();
     let (ok, out) = play(&dir, &["--resume", "g.sav", "--time", "300"], "save again.sav\nquit\n");
     assert!(ok, "{out}");
-    assert!(out.contains("(300 ms a move)"), "{out}");
+    assert!(out.contains("The engine thinks 300 ms a move."), "{out}");
     let again = std::fs::read_to_string(dir.join("again.sav")).unwrap();
     assert!(again.contains("\ntime 300\n") && again.contains("\ndepth 0\n"), "{again}");
     // A time asked for replaces a saved fixed depth; a depth asked for replaces a saved time.
     std::fs::write(dir.join("d.sav"), FIVE_TO_PLAY).unwrap();
     let (ok, out) = play(&dir, &["--resume", "d.sav", "--time", "250"], "quit\n");
-    assert!(ok && out.contains("(250 ms a move)"), "{out}");
+    assert!(ok && out.contains("The engine thinks 250 ms a move."), "{out}");
     let (ok, out) = play(&dir, &["--resume", "g.sav", "--depth", "3"], "quit\n");
-    assert!(ok && out.contains("(depth 3 a move)"), "{out}");
+    assert!(ok && out.contains("The engine searches to depth 3 a move."), "{out}");
     // What would make the moves another game is refused.
     let (ok, _) = play(&dir, &["--resume", "g.sav", "--rules", "pente"], "quit\n");
     assert!(!ok, "the rules of a saved tournament cannot change");
@@ -238,5 +238,43 @@ fn a_win_is_told_in_moves_and_its_five_is_picked_out() {
     assert!(ok, "{out}");
     assert!(out.contains("eval +W1 (it wins with this move)"), "{out}");
     assert_eq!(out.matches('◆').count(), 6, "five stones and the legend:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every line of `out` fits an 80-column terminal, but for what the person typed (`input`), which a
+/// pipe's transcript echoes after the prompt.
+fn assert_fits(out: &str, input: &str) {
+    for line in out.lines() {
+        let typed = input.lines().filter(|l| !l.is_empty()).find(|l| line.ends_with(*l));
+        let line = typed.map_or(line, |l| &line[..line.len() - l.len()]);
+        assert!(
+            line.chars().count() <= 80,
+            "a line of {} columns:\n{line}\n\nin:\n{out}",
+            line.chars().count()
+        );
+    }
+}
+
+#[test]
+fn every_line_fits_80_columns_on_15x15() {
+    let dir = scratch("width");
+    let long = "x".repeat(120);
+    let session = format!(
+        "maybe\ntails\nH8\n{long}\nthis is not a move at all but a long sentence typed by mistake\nZ99\nH8\n\
+         hint\nundo\nundo\nA1\nsave a-rather-long-file-name-for-the-saved-tournament.sav\nquit\n"
+    );
+    for rules in ["freestyle", "pente", "keryo", "renju"] {
+        let args = ["--rules", rules, "--size", "15", "--depth", "2", "--seed", "3", "--tournament-rule"];
+        let (ok, out) = play(&dir, &args, &session);
+        assert!(ok, "{out}");
+        assert!(out.contains("Hint: "), "{out}");
+        assert_fits(&out, &session);
+    }
+    // A round played out, its farewell and the next round's question.
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY.replace("size 9", "size 15")).unwrap();
+    let session = "E1\nmaybe\ny\nheads\nquit\n";
+    let (ok, out) = play(&dir, &["--resume", "five.sav", "--time", "100"], session);
+    assert!(ok, "{out}");
+    assert_fits(&out, session);
     let _ = std::fs::remove_dir_all(&dir);
 }

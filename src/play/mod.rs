@@ -24,6 +24,13 @@ use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
 use crate::weights::WeightMatrix;
 
+/// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {
+        $out.write_all(screen::wrap(&format!($($arg)*)).as_bytes())
+    };
+}
+
 mod save;
 mod screen;
 
@@ -212,9 +219,8 @@ fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     }
     let far = (p.x as i32 - centre.x as i32).abs().max((p.y as i32 - centre.y as i32).abs());
     if board.placed() == 2 && far < 3 {
-        return Some(
-            "Not allowed: the first player's second stone must be 3 or more points from the centre.".into(),
-        );
+        // Only the first player's second stone comes third, and only the person reads the refusal.
+        return Some("Not allowed: your second stone must be 3 or more points from the centre.".into());
     }
     rule_refusal(rules, board, p)
 }
@@ -303,27 +309,21 @@ impl Tournament {
 pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
     let engine = EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4)) };
     let rules = t.cfg.rules;
-    writeln!(
-        out,
-        "Quincunx: a tournament of {} on {}x{} against the engine ({}).",
-        rules,
-        t.cfg.size,
-        t.cfg.size,
-        match t.cfg.depth {
-            Some(d) => format!("depth {d} a move"),
-            None => format!("{} ms a move", t.cfg.time_ms),
-        }
-    )?;
+    say!(out, "Quincunx: a tournament of {} on {}x{} against the engine.", rules, t.cfg.size, t.cfg.size)?;
+    match t.cfg.depth {
+        Some(d) => say!(out, "The engine searches to depth {d} a move.")?,
+        None => say!(out, "The engine thinks {} ms a move.", t.cfg.time_ms)?,
+    }
     if t.cfg.pente() {
-        writeln!(
+        say!(
             out,
             "Points per round: 5 for five in a row, 1 per captured pair, 1 per line of exactly four at the end."
         )?;
     } else {
-        writeln!(out, "Points per round: 5 for five in a row, 1 per line of exactly four at the end.")?;
+        say!(out, "Points per round: 5 for five in a row, 1 per line of exactly four at the end.")?;
     }
     let centre = cell_name(Pos::new(t.cfg.size / 2, t.cfg.size / 2), t.cfg.size);
-    writeln!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit.")?;
+    say!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit.")?;
     let resumed = !t.moves.is_empty() || t.round > 1 || t.score != [0, 0];
     if !resumed {
         match toss(&mut t, input, out)? {
@@ -331,7 +331,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             None => return finish(&t, out, Some(Standing::default())),
         }
     } else {
-        writeln!(out, "Resuming round {}: you {}, engine {}.", t.round, t.score[0], t.score[1])?;
+        say!(out, "Resuming round {}: you {}, engine {}.", t.round, t.score[0], t.score[1])?;
     }
     loop {
         let end = play_round(&mut t, &engine, input, out)?;
@@ -344,18 +344,22 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             RoundEnd::Captures(Who::Engine) => "The engine wins the round on captures.".to_string(),
             RoundEnd::Draw => "The round is a draw: the board is full.".to_string(),
             RoundEnd::Quit(engine_score) => {
-                writeln!(out, "Round {} abandoned; its points do not count.", t.round)?;
+                say!(out, "Round {} abandoned; its points do not count.", t.round)?;
                 let standing = Standing { round_points: gained, engine_score, round: t.round };
                 return finish(&t, out, Some(standing));
             }
         };
         t.score[0] += gained[0];
         t.score[1] += gained[1];
-        writeln!(out, "{verdict}")?;
-        writeln!(
+        say!(out, "{verdict}")?;
+        say!(
             out,
             "Round {} points: you {}, engine {}. Total: you {}, engine {}.",
-            t.round, gained[0], gained[1], t.score[0], t.score[1]
+            t.round,
+            gained[0],
+            gained[1],
+            t.score[0],
+            t.score[1]
         )?;
         t.round += 1;
         t.moves.clear();
@@ -372,9 +376,9 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
             },
         };
         if t.first == Who::Human {
-            writeln!(out, "You play first ({}).", t.cfg.first_colour())?;
+            say!(out, "You play first ({}).", t.cfg.first_colour())?;
         } else {
-            writeln!(out, "The engine plays first ({}).", t.cfg.first_colour())?;
+            say!(out, "The engine plays first ({}).", t.cfg.first_colour())?;
         }
     }
 }
@@ -400,14 +404,14 @@ struct Standing {
 fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> Result<()> {
     use std::cmp::Ordering::{Equal, Greater, Less};
     let [you, engine] = t.score;
-    writeln!(out, "Final score: you {you}, engine {engine}.")?;
+    say!(out, "Final score: you {you}, engine {engine}.")?;
     let Some(standing) = abandoned else {
         let line = match you.cmp(&engine) {
             Greater => "You win the tournament!",
             Less => "The engine wins the tournament.",
             Equal => "The tournament is a draw.",
         };
-        writeln!(out, "{line}")?;
+        say!(out, "{line}")?;
         return Ok(());
     };
     let lead = match you.cmp(&engine) {
@@ -415,7 +419,7 @@ fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> 
         Less => format!("the engine leads {engine} to {you}"),
         Equal => format!("the score is level at {you}"),
     };
-    writeln!(out, "The tournament was abandoned: {lead}.")?;
+    say!(out, "The tournament was abandoned: {lead}.")?;
     if standing.round == 0 {
         return Ok(());
     }
@@ -430,9 +434,11 @@ fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> 
         }
         (Equal, Some(s)) if s >= WIN_THRESHOLD => format!("In round {round} the engine had a forced win."),
         (Equal, Some(s)) if s <= -WIN_THRESHOLD => format!("In round {round} you had a forced win."),
+        // Nothing on the board to tell.
+        (Equal, _) if r_you == 0 => return Ok(()),
         (Equal, _) => format!("In round {round} the points on the board were level, {r_you} to {r_engine}."),
     };
-    writeln!(out, "{line}")?;
+    say!(out, "{line}")?;
     Ok(())
 }
 
@@ -460,7 +466,7 @@ fn ask_yes_no(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> R
         match answer.to_ascii_lowercase().as_str() {
             "y" | "yes" => return Ok(Some(true)),
             "n" | "no" => return Ok(Some(false)),
-            _ => writeln!(out, "Please answer y or n.")?,
+            _ => say!(out, "Please answer y or n.")?,
         }
     }
 }
@@ -472,12 +478,12 @@ fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> R
         match line.to_ascii_lowercase().as_str() {
             "h" | "heads" => break true,
             "t" | "tails" => break false,
-            _ => writeln!(out, "Please answer heads or tails.")?,
+            _ => say!(out, "Please answer heads or tails.")?,
         }
     };
     let heads = next_random(&mut t.rng) & 1 == 0;
     let won = call == heads;
-    writeln!(
+    say!(
         out,
         "The coin shows {}. {}",
         if heads { "heads" } else { "tails" },
@@ -543,10 +549,11 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board, me: &str, other: &s
             .max_by_key(|p| (matrix[p.y as usize * board.width() + p.x as usize], std::cmp::Reverse(*p)));
     }
     let verdict = if searched { "" } else { "; the opening rule moved it to the best cell 3 points out" };
+    // No-break spaces (see `screen::wrap`) keep each number with its word when the line is wrapped.
     let text = format!(
-        "depth {}, eval {}, {} nodes, {:.2} s{verdict}",
-        outcome.depth,
+        "eval\u{a0}{}, depth\u{a0}{}, {}\u{a0}nodes, {:.2}\u{a0}s{verdict}",
         eval_words(outcome.score, me, other),
+        outcome.depth,
         outcome.nodes,
         started.elapsed().as_secs_f64()
     );
@@ -563,9 +570,9 @@ fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Resu
             Cell::Stone(c) => five_glyph(c, t.cfg.pente()),
             _ => '◆',
         };
-        writeln!(out, "Five in a row ({glyph}): {} to {}.", cell_name(*a, h), cell_name(*b, h))?;
+        say!(out, "Five in a row ({glyph}): {} to {}.", cell_name(*a, h), cell_name(*b, h))?;
     }
-    writeln!(out, "{}", status(t, board))?;
+    say!(out, "{}", status(t, board))?;
     Ok(())
 }
 
@@ -579,7 +586,7 @@ fn play_round(
     let rules = t.cfg.rules;
     let mut board = t.board()?;
     engine.tt.clear();
-    writeln!(out, "Round {}.", t.round)?;
+    say!(out, "Round {}.", t.round)?;
     // The board is drawn again only when it changed (not after a refused input).
     let mut drawn: Option<Vec<Pos>> = None;
     // The engine's view of the round, for the farewell if the person leaves it.
@@ -595,7 +602,7 @@ fn play_round(
             let five = rules.makes_win(&board, p, side);
             board.play_unchecked(p);
             t.moves.push(p);
-            writeln!(out, "Engine plays {}. It thinks: {text}.", cell_name(p, board.height()))?;
+            say!(out, "Engine plays {}: {text}.", cell_name(p, board.height()))?;
             if verdict == Verdict::Win {
                 show_win(t, &board, p, out)?;
                 return Ok(if five { RoundEnd::Five(Who::Engine) } else { RoundEnd::Captures(Who::Engine) });
@@ -607,7 +614,7 @@ fn play_round(
         }
         if drawn.as_ref() != Some(&t.moves) {
             write!(out, "{}", draw(&board, t.cfg.pente(), &[]))?;
-            writeln!(out, "{}", status(t, &board))?;
+            say!(out, "{}", status(t, &board))?;
             drawn = Some(t.moves.clone());
         }
         let Some(line) = ask(input, out, "Your move: ")? else { return Ok(RoundEnd::Quit(engine_score)) };
@@ -619,8 +626,8 @@ fn play_round(
             Some("hint") => {
                 let Reply { mv, text, .. } = think(t, engine, &board, "you", "the engine");
                 match mv {
-                    Some(p) => writeln!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
-                    None => writeln!(out, "No hint: no move is left.")?,
+                    Some(p) => say!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
+                    None => say!(out, "No hint: no move is left.")?,
                 }
             }
             Some("undo") => {
@@ -633,27 +640,32 @@ fn play_round(
                         t.moves.truncate(i);
                         board = t.board()?;
                         engine_score = None;
-                        writeln!(out, "Took back {undone} move(s).")?;
+                        say!(out, "Took back {undone} move(s).")?;
                     }
-                    None => writeln!(out, "Nothing to undo.")?,
+                    None => say!(out, "Nothing to undo.")?,
                 }
             }
             Some("save") => {
                 let Some(path) = line.split_whitespace().nth(1) else {
-                    writeln!(out, "Usage: save FILE")?;
+                    say!(out, "Usage: save FILE")?;
                     continue;
                 };
                 match std::fs::write(path, t.to_text()) {
-                    Ok(()) => writeln!(out, "Saved to {path}; continue later with: play --resume {path}")?,
-                    Err(e) => writeln!(out, "Could not save to {path}: {e}")?,
+                    Ok(()) => say!(out, "Saved to {path}; continue later with: play --resume {path}")?,
+                    Err(e) => say!(out, "Could not save to {path}: {e}")?,
                 }
             }
             Some(word) => {
                 let Some(p) = parse_cell(word, board.width(), board.height()) else {
-                    writeln!(
+                    // What was typed is quoted back only in part: the line must fit the screen.
+                    let typed = line.trim();
+                    let typed = match typed.char_indices().nth(24) {
+                        Some((cut, _)) => format!("{}...", &typed[..cut]),
+                        None => typed.to_string(),
+                    };
+                    say!(
                         out,
-                        "'{}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
-                        line.trim(),
+                        "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
                         (b'A' + board.width() as u8 - 1) as char,
                         board.height(),
                         cell_name(Pos::new(board.width() / 2, board.height() / 2), board.height())
@@ -661,7 +673,7 @@ fn play_round(
                     continue;
                 };
                 if let Some(why) = refusal(&t.cfg, &board, p) {
-                    writeln!(out, "{why}")?;
+                    say!(out, "{why}")?;
                     continue;
                 }
                 let verdict = rules.verdict(&board, p);

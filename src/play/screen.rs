@@ -25,6 +25,35 @@ pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
     (x < width && (1..=height).contains(&row)).then(|| Pos::new(x, height - row))
 }
 
+/// The columns a line of text may take: an ordinary terminal's.
+pub const WIDTH: usize = 80;
+
+/// `text` as lines of at most [`WIDTH`] columns, broken at spaces, each ending in a newline; the
+/// lines a long one is broken into after the first are indented by two. A word longer than a line
+/// stays whole. A no-break space (U+00A0) holds two words together, such as a number and its unit,
+/// and is written as a plain space.
+pub fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut col = 0;
+        for word in line.split(' ') {
+            let word = word.replace('\u{a0}', " ");
+            let len = word.chars().count();
+            if col > 0 && col + 1 + len > WIDTH {
+                out.push_str("\n  ");
+                col = 2;
+            } else if col > 0 {
+                out.push(' ');
+                col += 1;
+            }
+            out.push_str(&word);
+            col += len;
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The board as the person sees it. The first player (`Color::Black` inside) is drawn white in Pente
 /// (`pente`), as Pente's boards show it, and black under the gomoku rules. The stones of `five` (the
 /// winning line) are drawn as diamonds, filled for black and hollow for white, so the five stands out
@@ -158,6 +187,22 @@ pub(super) fn status(t: &Tournament, board: &Board) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_broken_at_spaces_within_the_width() {
+        let text = format!("{} tail\nshort", "word ".repeat(30).trim_end());
+        let wrapped = wrap(&text);
+        assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH), "{wrapped}");
+        assert_eq!(wrapped.lines().count(), 3, "{wrapped}");
+        assert!(wrapped.lines().nth(1).unwrap().starts_with("  word"), "{wrapped}");
+        assert_eq!(
+            wrapped.split_whitespace().collect::<Vec<_>>(),
+            text.split_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(wrap(""), "");
+        let held = format!("{} 12\u{a0}nodes", "a".repeat(WIDTH - 5));
+        assert!(wrap(&held).ends_with("\n  12 nodes\n"), "{}", wrap(&held));
+    }
 
     #[test]
     fn win_scores_are_told_in_the_winner_s_own_moves() {
