@@ -54,6 +54,7 @@ pub fn run(depth: i32) -> String {
             threads: 1,
             stop: &stop,
             use_vct: false,
+            progress: None,
         };
         let o = search::run(&board, &setup);
         total += o.nodes;

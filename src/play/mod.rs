@@ -534,6 +534,7 @@ fn think(t: &Tournament, engine: &EngineSide, board: &Board, me: &str, other: &s
         threads: limits.threads,
         stop: &stop,
         use_vct: true,
+        progress: None,
     };
     let outcome = run(board, &setup);
     let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&t.cfg, board, p).is_none());
