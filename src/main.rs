@@ -36,18 +36,22 @@ const PLAY_USAGE: &str = "\
 usage: pbrain-quincunx play [options]
 
 A tournament of rounds against the engine in the terminal (or from a pipe).
-  --rules R          freestyle (default), exact, renju, caro, pente, keryo or gpente
-  --size N           board size, 5 to 26 (default 15; 19 for pente, keryo and gpente)
+  --rules R          freestyle (default), exact, renju or caro; or the Pente
+                     family: pente, keryo or gpente
+  --size N           board size, 5 to 26 (default 15; 19 for the Pente family)
   --time MS          the engine's time per move (default 1000)
   --depth N          a fixed search depth per move instead of a time
   --threads N        search threads (default 1)
   --seed N           the coin's seed (default: the clock)
-  --tournament-rule  the first stone on the centre, the first player's second 3 or more
-                     points out, as in Pente (which always has it)
-  --resume FILE      go on with a tournament saved with `save FILE`; the options given with it
-                     win over the saved ones (the rules, size and opening cannot change)
-At the prompt: a move such as J10 (column letter, row number from the bottom), hint, undo,
-save FILE, quit.";
+  --tournament-rule  the first stone on the centre and the first player's second
+                     3 or more points from it, as in Pente (which always has it)
+  --resume FILE      go on with a tournament saved with `save FILE`; the options
+                     given with it win over the saved ones (but for the rules,
+                     the size and the opening, which cannot change)
+At the prompt: a move such as J10 (column letter, row number from the bottom),
+hint, undo, save FILE, quit. On a terminal a line shows the engine thinking (its
+depth and best move so far), and what is typed meanwhile is not played; from a
+pipe every line is played in turn.";
 
 const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
@@ -82,7 +86,7 @@ illegal or malformed move, bad START answer) loses the game and restarts the eng
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
-    use quincunx::play::{PlayOptions, Tournament, rules_by_name, run_tournament};
+    use quincunx::play::{PlayOptions, Tournament, rules_by_name, run_on_stdio};
     let mut opts = PlayOptions::default();
     let mut resume = None;
     let mut it = args.iter();
@@ -117,8 +121,7 @@ fn play_command(args: &[String]) -> Result<()> {
         }
         None => opts.start()?,
     };
-    let stdin = std::io::stdin();
-    run_tournament(tournament, &mut stdin.lock(), &mut std::io::stdout().lock())
+    run_on_stdio(tournament)
 }
 
 fn main() -> Result<()> {

@@ -268,6 +268,7 @@ fn every_line_fits_80_columns_on_15x15() {
         let (ok, out) = play(&dir, &args, &session);
         assert!(ok, "{out}");
         assert!(out.contains("Hint: "), "{out}");
+        assert!(!out.contains('\r') && !out.contains('\x1b'), "a pipe gets no thinking line:\n{out}");
         assert_fits(&out, &session);
     }
     // A round played out, its farewell and the next round's question.

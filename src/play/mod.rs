@@ -3,26 +3,22 @@
 //! It owns the tournament (rounds, the coin, points, saving and resuming) and the person's side of the
 //! screen: the board drawn with box-drawing lines, columns lettered `A..` from the left and rows
 //! numbered from 1 at the bottom (so the centre of 19x19 is J10), stones as circles, the last move
-//! marked. It reads commands from any `BufRead` and writes to any `Write`, so a pipe drives it as well
-//! as a terminal; the engine's moves come from the search with a time (or depth) per move.
+//! marked. It reads commands from an [`Input`] (a pipe's lines, or a terminal's as typed) and writes
+//! to any `Write`, so a pipe drives it as well as a terminal; the engine's moves come from the search
+//! with a time (or depth) per move, shown thinking on a terminal.
 //!
 //! Invariants: the board is only changed through the rules' checks (a refused input leaves it as it
-//! was); the first player of a round is Black internally and is shown as white (○), as in Pente; points
-//! are counted once, when a round ends.
+//! was); the first player of a round is Black internally, shown as white (○) in Pente as its boards
+//! show it and as black (●) under the gomoku rules; points are counted once, when a round ends.
 
-use std::io::{BufRead, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use anyhow::{Result, bail};
 
 use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
-use crate::engine::{DEFAULT_MEMORY, Limits, Player};
 use crate::rules::{Rules, Variant, Verdict};
-use crate::search::{SearchPlayer, Setup, WIN_THRESHOLD, run, tt_bytes};
-use crate::timeman::{Budget, Clock};
-use crate::tt::Tt;
-use crate::weights::WeightMatrix;
+use crate::search::WIN_THRESHOLD;
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {
@@ -31,11 +27,16 @@ macro_rules! say {
     };
 }
 
+mod input;
 mod save;
 mod screen;
+mod think;
+
+pub use input::{Input, Piped, Stamped, Typed};
+use think::{EngineSide, Reply, think, wipe_lines_above};
 
 pub use screen::{cell_name, draw, parse_cell};
-use screen::{eval_words, five_glyph, five_through, status};
+use screen::{five_glyph, five_through, status};
 
 /// Who sits where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,12 +273,6 @@ fn round_points(t: &Tournament, board: &Board, five: Option<Who>) -> [u32; 2] {
     })
 }
 
-/// The engine's side: the search player and its table, kept between moves.
-struct EngineSide {
-    player: SearchPlayer,
-    tt: Tt,
-}
-
 impl Tournament {
     pub fn new(cfg: PlayConfig) -> Tournament {
         let rng = cfg.seed;
@@ -305,9 +300,28 @@ impl Tournament {
     }
 }
 
-/// Runs a tournament: `input` gives the person's lines, `out` gets everything shown.
-pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
-    let engine = EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4)) };
+/// Runs a tournament on the process's stdin and stdout. A terminal's lines are read as typed (what is
+/// typed while the engine thinks is dropped) and a terminal's screen shows the engine thinking; a
+/// pipe's lines are a script, every one played in turn, and a pipe's output only the transcript.
+pub fn run_on_stdio(t: Tournament) -> Result<()> {
+    let live = std::io::stdout().is_terminal();
+    let mut out = std::io::stdout().lock();
+    if std::io::stdin().is_terminal() {
+        run_tournament(t, &mut Typed::stdin(), &mut out, live)
+    } else {
+        run_tournament(t, &mut Piped(std::io::stdin().lock()), &mut out, live)
+    }
+}
+
+/// Runs a tournament: `input` gives the person's lines, `out` gets everything shown; `live` (a
+/// terminal) adds the line that shows the engine thinking.
+pub fn run_tournament(
+    mut t: Tournament,
+    input: &mut impl Input,
+    out: &mut impl Write,
+    live: bool,
+) -> Result<()> {
+    let engine = EngineSide::new();
     let rules = t.cfg.rules;
     say!(out, "Quincunx: a tournament of {} on {}x{} against the engine.", rules, t.cfg.size, t.cfg.size)?;
     match t.cfg.depth {
@@ -334,7 +348,7 @@ pub fn run_tournament(mut t: Tournament, input: &mut impl BufRead, out: &mut imp
         say!(out, "Resuming round {}: you {}, engine {}.", t.round, t.score[0], t.score[1])?;
     }
     loop {
-        let end = play_round(&mut t, &engine, input, out)?;
+        let end = play_round(&mut t, &engine, input, out, live)?;
         let board = t.board()?;
         let gained = round_points(&t, &board, if let RoundEnd::Five(w) = end { Some(w) } else { None });
         let verdict = match end {
@@ -444,15 +458,14 @@ fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> 
 
 /// Prints a prompt and reads a line; `None` at the end of input. From a pipe the line is echoed, so
 /// the output reads as a transcript of the session.
-fn ask(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
+fn ask(input: &mut impl Input, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
     write!(out, "{prompt}")?;
     out.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
+    let Some(line) = input.line()? else {
         writeln!(out)?;
         return Ok(None);
-    }
-    if !std::io::stdin().is_terminal() {
+    };
+    if input.echoes() {
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(Some(line.trim().to_string()))
@@ -460,7 +473,7 @@ fn ask(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<O
 
 /// Asks until the answer is yes or no (a slip of the keyboard, or a bare Enter, must not end the
 /// tournament); `None` when the input ends.
-fn ask_yes_no(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> Result<Option<bool>> {
+fn ask_yes_no(input: &mut impl Input, out: &mut impl Write, prompt: &str) -> Result<Option<bool>> {
     loop {
         let Some(answer) = ask(input, out, prompt)? else { return Ok(None) };
         match answer.to_ascii_lowercase().as_str() {
@@ -472,7 +485,7 @@ fn ask_yes_no(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> R
 }
 
 /// The coin toss: the person calls it, the winner plays first. `None` when the input ends.
-fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> Result<Option<Who>> {
+fn toss(t: &mut Tournament, input: &mut impl Input, out: &mut impl Write) -> Result<Option<Who>> {
     let call = loop {
         let Some(line) = ask(input, out, "Coin toss: call it, heads or tails? ")? else { return Ok(None) };
         match line.to_ascii_lowercase().as_str() {
@@ -496,71 +509,6 @@ fn toss(t: &mut Tournament, input: &mut impl BufRead, out: &mut impl Write) -> R
     Ok(Some(if won { Who::Human } else { Who::Engine }))
 }
 
-/// The engine's answer for the side to move.
-struct Reply {
-    mv: Option<Pos>,
-    /// The search's score, from the mover's side (`None` when no search ran).
-    score: Option<i32>,
-    /// Its one-line account.
-    text: String,
-}
-
-/// The engine's choice for the side to move, with its one-line account, told as `me` would say it to
-/// `other` (the engine to the person, or the hint to the person).
-fn think(t: &Tournament, engine: &EngineSide, board: &Board, me: &str, other: &str) -> Reply {
-    let started = Instant::now();
-    let rules = t.cfg.rules;
-    let stop = AtomicBool::new(false);
-    let clock = match t.cfg.depth {
-        Some(_) => Clock { timeout_turn: 0, timeout_match: 0, time_left: None },
-        None => Clock { timeout_turn: t.cfg.time_ms as i64, timeout_match: 0, time_left: None },
-    };
-    let limits = Limits {
-        budget: Budget::new(&clock, started, board.empty_count()),
-        max_depth: t.cfg.depth,
-        max_nodes: None,
-        threads: t.cfg.threads.max(1),
-        memory: DEFAULT_MEMORY / 4,
-    };
-    let Some(pats) = engine.player.patterns(&rules) else {
-        let th = engine.player.think(board, &rules, &limits, &stop);
-        return Reply { mv: th.mv, score: None, text: String::new() };
-    };
-    let setup = Setup {
-        pats,
-        tt: &engine.tt,
-        limits: Some(&limits),
-        max_depth: t.cfg.depth.map_or(60, |d| d.clamp(1, 60) as i32),
-        threads: limits.threads,
-        stop: &stop,
-        use_vct: true,
-        progress: None,
-    };
-    let outcome = run(board, &setup);
-    let mut mv = outcome.mv.filter(|&p| board.is_empty(p) && refusal(&t.cfg, board, p).is_none());
-    let searched = mv.is_some();
-    if mv.is_none() {
-        // The search knows the opening rule only under Pente: elsewhere the first player's second
-        // stone is the heaviest legal cell of the weight matrix.
-        let me = board.side_to_move();
-        let matrix = WeightMatrix::default().matrix(board, &rules, me);
-        mv = board
-            .points()
-            .filter(|&p| refusal(&t.cfg, board, p).is_none())
-            .max_by_key(|p| (matrix[p.y as usize * board.width() + p.x as usize], std::cmp::Reverse(*p)));
-    }
-    let verdict = if searched { "" } else { "; the opening rule moved it to the best cell 3 points out" };
-    // No-break spaces (see `screen::wrap`) keep each number with its word when the line is wrapped.
-    let text = format!(
-        "eval\u{a0}{}, depth\u{a0}{}, {}\u{a0}nodes, {:.2}\u{a0}s{verdict}",
-        eval_words(outcome.score, me, other),
-        outcome.depth,
-        outcome.nodes,
-        started.elapsed().as_secs_f64()
-    );
-    Reply { mv, score: Some(outcome.score), text }
-}
-
 /// The board of a round just won by the move at `p`, its five picked out and named.
 fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Result<()> {
     let five = five_through(board, &t.cfg.rules, p);
@@ -577,12 +525,41 @@ fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Resu
     Ok(())
 }
 
+/// The engine thinks for the side to move (its own turn, or a hint: `voice` and `label` tell which).
+/// What was typed meanwhile is dropped, as it was typed before the answer could be seen, and
+/// returned for [`tell_dropped`]; on a terminal the lines its Enters left behind are wiped.
+fn engine_turn(
+    t: &Tournament,
+    engine: &EngineSide,
+    board: &Board,
+    (input, out, live): (&mut impl Input, &mut impl Write, bool),
+    voice: (&str, &str),
+    label: &str,
+) -> Result<(Reply, Vec<String>)> {
+    let began = Instant::now();
+    let reply = think(t, engine, board, voice, live.then_some((&mut *out as &mut dyn Write, label)))?;
+    let dropped = input.drop_since(began);
+    if live {
+        wipe_lines_above(out, dropped.len())?;
+    }
+    Ok((reply, dropped))
+}
+
+/// Tells the person that what they typed while the engine thought was not played.
+fn tell_dropped(out: &mut impl Write, dropped: &[String]) -> Result<()> {
+    if !dropped.is_empty() {
+        say!(out, "Not played, as it was typed while the engine was thinking: {}.", dropped.join(", "))?;
+    }
+    Ok(())
+}
+
 /// Plays one round to its end.
 fn play_round(
     t: &mut Tournament,
     engine: &EngineSide,
-    input: &mut impl BufRead,
+    input: &mut impl Input,
     out: &mut impl Write,
+    live: bool,
 ) -> Result<RoundEnd> {
     let rules = t.cfg.rules;
     let mut board = t.board()?;
@@ -596,7 +573,8 @@ fn play_round(
         let side = board.side_to_move();
         let who = t.who(side);
         if who == Who::Engine {
-            let Reply { mv, score, text } = think(t, engine, &board, "it", "you");
+            let (Reply { mv, score, text }, dropped) =
+                engine_turn(t, engine, &board, (input, out, live), ("it", "you"), "Engine thinking")?;
             let Some(p) = mv else { return Ok(RoundEnd::Draw) };
             engine_score = score;
             let verdict = rules.verdict(&board, p);
@@ -604,6 +582,7 @@ fn play_round(
             board.play_unchecked(p);
             t.moves.push(p);
             say!(out, "Engine plays {}: {text}.", cell_name(p, board.height()))?;
+            tell_dropped(out, &dropped)?;
             if verdict == Verdict::Win {
                 show_win(t, &board, p, out)?;
                 return Ok(if five { RoundEnd::Five(Who::Engine) } else { RoundEnd::Captures(Who::Engine) });
@@ -625,11 +604,19 @@ fn play_round(
             None => continue,
             Some("quit") | Some("exit") => return Ok(RoundEnd::Quit(engine_score)),
             Some("hint") => {
-                let Reply { mv, text, .. } = think(t, engine, &board, "you", "the engine");
+                let (Reply { mv, text, .. }, dropped) = engine_turn(
+                    t,
+                    engine,
+                    &board,
+                    (input, out, live),
+                    ("you", "the engine"),
+                    "Finding a hint",
+                )?;
                 match mv {
                     Some(p) => say!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
                     None => say!(out, "No hint: no move is left.")?,
                 }
+                tell_dropped(out, &dropped)?;
             }
             Some("undo") => {
                 // Back to the person's previous turn: its last move and the engine's reply go. Moves
@@ -705,6 +692,68 @@ pub fn clock_seed() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    /// Freestyle on 9x9 at depth 2, where calling tails wins the toss.
+    fn small() -> Tournament {
+        let opts = PlayOptions {
+            size: Some(9),
+            depth: Some(2),
+            threads: Some(1),
+            seed: Some(3),
+            ..PlayOptions::default()
+        };
+        opts.start().unwrap()
+    }
+
+    /// Runs `t` on `input`, returns what was shown.
+    fn shown(t: Tournament, input: &mut impl Input, live: bool) -> String {
+        let mut out = Vec::new();
+        run_tournament(t, input, &mut out, live).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn what_is_typed_while_the_engine_thinks_is_not_played() {
+        let dir = std::env::temp_dir().join(format!("quincunx-typed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let saved = dir.join("typed.sav");
+        let before = Instant::now() - Duration::from_secs(1);
+        // A1 comes in (a day from now) while the engine answers E5; B2 was typed before it began.
+        let during = Instant::now() + Duration::from_secs(86_400);
+        let (send, incoming) = std::sync::mpsc::channel();
+        let save = format!("save {}", saved.display());
+        for (at, line) in [(before, "tails"), (before, "E5"), (during, "A1"), (before, "B2"), (before, &save)]
+        {
+            send.send(Ok((at, line.to_string()))).unwrap();
+        }
+        drop(send);
+        let out = shown(small(), &mut Typed::from_channel(incoming), false);
+        assert!(out.contains("Not played, as it was typed while the engine was thinking: A1."), "{out}");
+        let text = std::fs::read_to_string(&saved).unwrap();
+        let moves = text.lines().find_map(|l| l.strip_prefix("moves ")).unwrap();
+        let moves: Vec<&str> = moves.split(' ').collect();
+        assert_eq!((moves.len(), moves[0], moves[2]), (4, "E5", "B2"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_terminal_sees_the_engine_think_and_a_pipe_only_the_transcript() {
+        let session = "tails\nE5\nhint\nquit\n";
+        let piped = shown(small(), &mut Piped(session.as_bytes()), false);
+        let live = shown(small(), &mut Piped(session.as_bytes()), true);
+        assert!(!piped.contains('\r') && !piped.contains('\x1b'), "{piped}");
+        // A frame for each iteration, rewritten in place.
+        for frame in ["Engine thinking", ": depth 1, best ", ": depth 2, best ", "Finding a hint"] {
+            assert!(live.contains(frame), "no '{frame}' in {live:?}");
+        }
+        // Without its frames the terminal's screen is the pipe's transcript (times aside).
+        let frames = ["| ", "/ ", "- ", "\\ "];
+        let kept: String =
+            live.split("\r\x1b[K").filter(|part| !frames.iter().any(|f| part.starts_with(f))).collect();
+        let digitless = |s: &str| s.chars().filter(|c| !c.is_ascii_digit()).collect::<String>();
+        assert_eq!(digitless(&kept), digitless(&piped));
+    }
 
     #[test]
     fn cells_are_lettered_from_the_left_and_numbered_from_the_bottom() {
