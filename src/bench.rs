@@ -101,6 +101,7 @@ pub fn run(depth: i32) -> BenchReport {
             threads: 1,
             stop: &stop,
             use_vct: false,
+            progress: None,
         };
         let o = search::run(&board, &setup);
         positions.push(BenchPosition {

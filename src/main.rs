@@ -38,15 +38,22 @@ const PLAY_USAGE: &str = "\
 usage: pbrain-quincunx play [options]
 
 A tournament of rounds against the engine in the terminal (or from a pipe).
-  --rules R        pente (default), keryo, freestyle, exact, renju or caro
-  --size N         board size, 5 to 26 (default 19 for pente and keryo, 15 otherwise)
-  --time MS        the engine's time per move (default 1000)
-  --depth N        a fixed search depth per move instead of a time
-  --threads N      search threads (default 1)
-  --seed N         the coin's seed (default: the clock)
-  --resume FILE    go on with a tournament saved with `save FILE`
-At the prompt: a move such as J10 (column letter, row number from the bottom), hint, undo,
-save FILE, quit.";
+  --rules R          freestyle (default), exact, renju or caro; or the Pente
+                     family: pente, keryo or gpente
+  --size N           board size, 5 to 26 (default 15; 19 for the Pente family)
+  --time MS          the engine's time per move (default 1000)
+  --depth N          a fixed search depth per move instead of a time
+  --threads N        search threads (default 1)
+  --seed N           the coin's seed (default: the clock)
+  --tournament-rule  the first stone on the centre and the first player's second
+                     3 or more points from it, as in Pente (which always has it)
+  --resume FILE      go on with a tournament saved with `save FILE`; the options
+                     given with it win over the saved ones (but for the rules,
+                     the size and the opening, which cannot change)
+At the prompt: a move such as J10 (column letter, row number from the bottom),
+hint, undo, save FILE, quit. On a terminal a line shows the engine thinking (its
+depth and best move so far), and what is typed meanwhile is not played; from a
+pipe every line is played in turn.";
 
 const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
@@ -91,9 +98,8 @@ match: the summary of the games played is printed, then the error (exit status 1
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
-    use quincunx::play::{PlayConfig, Tournament, clock_seed, rules_by_name, run_tournament};
-    let mut rules = Rules::pente(false);
-    let (mut size, mut time_ms, mut depth, mut threads, mut seed) = (None, 1000u64, None, 1usize, None);
+    use quincunx::play::{PlayOptions, Tournament, rules_by_name, run_on_stdio};
+    let mut opts = PlayOptions::default();
     let mut resume = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -102,15 +108,17 @@ fn play_command(args: &[String]) -> Result<()> {
         match a.as_str() {
             "--rules" => {
                 let v = value()?;
-                rules =
-                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?;
+                opts.rules = Some(
+                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?,
+                );
             }
-            "--size" => size = Some(num(value()?)? as usize),
-            "--time" => time_ms = num(value()?)?,
-            "--depth" => depth = Some(num(value()?)?.max(1)),
-            "--threads" => threads = num(value()?)?.clamp(1, 64) as usize,
-            "--seed" => seed = Some(num(value()?)?),
+            "--size" => opts.size = Some(num(value()?)? as usize),
+            "--time" => opts.time_ms = Some(num(value()?)?),
+            "--depth" => opts.depth = Some(num(value()?)?.max(1)),
+            "--threads" => opts.threads = Some(num(value()?)?.clamp(1, 64) as usize),
+            "--seed" => opts.seed = Some(num(value()?)?),
             "--resume" => resume = Some(value()?),
+            "--tournament-rule" => opts.tournament_rule = true,
             "-h" | "--help" => {
                 println!("{PLAY_USAGE}");
                 return Ok(());
@@ -121,25 +129,11 @@ fn play_command(args: &[String]) -> Result<()> {
     let tournament = match resume {
         Some(path) => {
             let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-            Tournament::from_text(&text).with_context(|| path.clone())?
+            opts.resume(Tournament::from_text(&text).with_context(|| path.clone())?)?
         }
-        None => {
-            let size = size.unwrap_or(if rules.capture_rule().is_some() { 19 } else { 15 });
-            if !(5..=26).contains(&size) {
-                bail!("--size {size}: the terminal board is 5 to 26 wide");
-            }
-            Tournament::new(PlayConfig {
-                rules,
-                size,
-                time_ms,
-                depth,
-                threads,
-                seed: seed.unwrap_or_else(clock_seed),
-            })
-        }
+        None => opts.start()?,
     };
-    let stdin = std::io::stdin();
-    run_tournament(tournament, &mut stdin.lock(), &mut std::io::stdout().lock())
+    run_on_stdio(tournament)
 }
 
 const BENCH_USAGE: &str = "\

@@ -1585,12 +1585,15 @@ pub struct Setup<'a> {
     pub stop: &'a AtomicBool,
     /// Run the VCT solver at the root.
     pub use_vct: bool,
+    /// Told of each iteration as the deepening takes it (depth, best move, score), so that a person
+    /// can watch the search; it only reads, so the search and its node counts are the same with it.
+    pub progress: Option<&'a (dyn Fn(i32, Pos, i32) + Sync)>,
 }
 
 /// Searches `board` to `setup.max_depth` (or the limits). The heart of `think` and `bench`: with one
 /// thread and no time limit it is deterministic.
 pub fn run(board: &Board, setup: &Setup) -> Outcome {
-    let Setup { pats, tt, limits, max_depth, threads, stop, use_vct } = setup;
+    let Setup { pats, tt, limits, max_depth, threads, stop, use_vct, progress } = setup;
     let (tt, limits, max_depth, threads, stop, use_vct) =
         (*tt, *limits, *max_depth, *threads, *stop, *use_vct);
     let started = Instant::now();
@@ -1811,6 +1814,9 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 break;
             }
             result = (p.mv, p.score, p.depth);
+            if let Some(tell) = progress {
+                tell(p.depth, w.pos.pos_of(p.mv), p.score);
+            }
             // No check that the best move leaves the opponent no VCT: each iteration's new best move given
             // to the VCT solver (8 threats, at most 20,000 solver nodes a move) and, when it found the
             // opponent a win, dropped with the deepening begun again scored 124-196 of 320 freestyle
@@ -1884,6 +1890,7 @@ impl Player for SearchPlayer {
             threads: limits.threads,
             stop,
             use_vct: self.vct,
+            progress: None,
         };
         let out = run(board, &setup);
         let mut messages = out.messages;

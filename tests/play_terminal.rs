@@ -61,7 +61,11 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play");
     let input = std::fs::read_to_string(here.join("pente_tournament.in")).unwrap();
     let dir = scratch("transcript");
-    let (ok, out) = play(&dir, &["--size", "9", "--depth", "2", "--threads", "1", "--seed", "3"], &input);
+    let (ok, out) = play(
+        &dir,
+        &["--rules", "pente", "--size", "9", "--depth", "2", "--threads", "1", "--seed", "3"],
+        &input,
+    );
     assert!(ok, "play failed:\n{out}");
     let got = without_times(&out);
     let path = here.join("pente_tournament.out");
@@ -79,7 +83,7 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
     for must in [
         "You win the toss and play first (white, ○).",
         "The first stone must go on the centre, E5.",
-        "Not allowed: the first player's second stone must be 3 or more points from the centre.",
+        "Not allowed: your second stone must be 3 or more points from the centre.",
         "'Z9' is not a cell",
         "E5 is occupied.",
         "Hint: ",
@@ -118,5 +122,160 @@ fn bad_options_and_files_are_refused_with_a_reason() {
     let (ok, out) =
         play(&dir, &["--rules", "renju", "--size", "9", "--depth", "1", "--seed", "1"], "heads\n");
     assert!(ok && out.contains("Round 1 abandoned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gomoku_has_black_first_and_no_opening_rule_or_captures_while_pente_keeps_its_own() {
+    let dir = scratch("conventions");
+    // The default game: freestyle on 15x15, the first player black, the first stone anywhere.
+    let (ok, out) = play(&dir, &["--depth", "1", "--seed", "3"], "tails\nA1\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("a tournament of freestyle (5 or more) on 15x15"), "{out}");
+    assert!(out.contains("You win the toss and play first (black, ●)."), "{out}");
+    assert!(out.contains("you play ● black, the engine ○ white"), "{out}");
+    assert!(!out.contains("must go on the centre"), "{out}");
+    assert!(out.contains("Last move: "), "A1 was played and answered:\n{out}");
+    assert!(!out.to_ascii_lowercase().contains("captur"), "{out}");
+    // Asked for, the tournament opening binds gomoku too.
+    let (ok, out) = play(&dir, &["--tournament-rule", "--depth", "1", "--seed", "3"], "tails\nA1\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("The first stone must go on the centre, H8."), "{out}");
+    // Pente: the first player white, the opening rule, captured pairs counted.
+    let (ok, out) = play(
+        &dir,
+        &["--rules", "pente", "--size", "9", "--depth", "1", "--seed", "3"],
+        "tails\nA1\nE5\nquit\n",
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("You win the toss and play first (white, ○)."), "{out}");
+    assert!(out.contains("The first stone must go on the centre, E5."), "{out}");
+    assert!(out.contains("Captured pairs: you 0, engine 0 (5 to win)."), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A saved freestyle round on 9x9 where the human (black, first) completes five with E1.
+const FIVE_TO_PLAY: &str = "quincunx-play 1\nrules freestyle\nsize 9\ntime 1000\ndepth 1\nthreads 1\n\
+                            score 0 0\nround 1\nfirst human\nrng 5\ntournament 0\n\
+                            moves A1 I9 B1 I8 C1 I6 D1 H9\n";
+
+#[test]
+fn another_round_is_asked_again_until_the_answer_is_y_or_n() {
+    let dir = scratch("again");
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nmaybe\n\nn\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("You win the round with five in a row!"), "{out}");
+    assert_eq!(out.matches("Play another round? (y/n)").count(), 3, "{out}");
+    assert_eq!(out.matches("Please answer y or n.").count(), 2, "{out}");
+    assert!(out.contains("You win the tournament!"), "{out}");
+    // Yes goes on to the next round, which the leader opens.
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nYes\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("Round 2."), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn options_given_with_resume_win_over_the_saved_ones() {
+    let dir = scratch("resume");
+    let saved = FIVE_TO_PLAY.replace("depth 1", "depth 0").replace("time 1000", "time 500");
+    std::fs::write(dir.join("g.sav"), &saved).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--time", "300"], "save again.sav\nquit\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("The engine thinks 300 ms a move."), "{out}");
+    let again = std::fs::read_to_string(dir.join("again.sav")).unwrap();
+    assert!(again.contains("\ntime 300\n") && again.contains("\ndepth 0\n"), "{again}");
+    // A time asked for replaces a saved fixed depth; a depth asked for replaces a saved time.
+    std::fs::write(dir.join("d.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "d.sav", "--time", "250"], "quit\n");
+    assert!(ok && out.contains("The engine thinks 250 ms a move."), "{out}");
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--depth", "3"], "quit\n");
+    assert!(ok && out.contains("The engine searches to depth 3 a move."), "{out}");
+    // What would make the moves another game is refused.
+    let (ok, _) = play(&dir, &["--resume", "g.sav", "--rules", "pente"], "quit\n");
+    assert!(!ok, "the rules of a saved tournament cannot change");
+    let (ok, _) = play(&dir, &["--resume", "g.sav", "--size", "15"], "quit\n");
+    assert!(!ok, "the size of a saved tournament cannot change");
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--rules", "freestyle", "--size", "9"], "quit\n");
+    assert!(ok, "the same rules and size are no change:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quitting_says_who_leads_and_that_the_tournament_was_abandoned() {
+    let dir = scratch("quit");
+    // Level on points, but the engine has an open four (E5-E8) on the board.
+    let behind = FIVE_TO_PLAY.replace("A1 I9 B1 I8 C1 I6 D1 H9", "A1 E5 A3 E6 A5 E7 A7 E8");
+    std::fs::write(dir.join("behind.sav"), &behind).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "behind.sav"], "quit\n");
+    assert!(ok, "{out}");
+    assert!(!out.contains("draw"), "{out}");
+    assert!(out.contains("The tournament was abandoned: the score is level at 0."), "{out}");
+    assert!(out.contains("In round 1 the engine was ahead on the board, 1 point to 0."), "{out}");
+    // Behind on points: the engine leads.
+    std::fs::write(dir.join("points.sav"), behind.replace("score 0 0", "score 3 5")).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "points.sav"], "quit\n");
+    assert!(ok && out.contains("The tournament was abandoned: the engine leads 5 to 3."), "{out}");
+    assert!(!out.contains("wins the tournament"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_win_is_told_in_moves_and_its_five_is_picked_out() {
+    let dir = scratch("five");
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nn\n");
+    assert!(ok, "{out}");
+    assert!(out.contains(" 1  ◆─◆─◆─◆─◆─┴─┴─┴─┘  1"), "{out}");
+    assert!(out.contains("Five in a row (◆): A1 to E1."), "{out}");
+    // The engine to move with four in a row: it says it wins with this move.
+    let engine_wins = FIVE_TO_PLAY
+        .replace("first human", "first engine")
+        .replace("A1 I9 B1 I8 C1 I6 D1 H9", "E5 A1 E6 A3 E7 A5 E8 A7");
+    std::fs::write(dir.join("engine.sav"), engine_wins).unwrap();
+    let (ok, out) = play(&dir, &["--resume", "engine.sav"], "n\n");
+    assert!(ok, "{out}");
+    assert!(out.contains("eval +W1 (it wins with this move)"), "{out}");
+    assert_eq!(out.matches('◆').count(), 6, "five stones and the legend:\n{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every line of `out` fits an 80-column terminal, but for what the person typed (`input`), which a
+/// pipe's transcript echoes after the prompt.
+fn assert_fits(out: &str, input: &str) {
+    for line in out.lines() {
+        let typed = input.lines().filter(|l| !l.is_empty()).find(|l| line.ends_with(*l));
+        let line = typed.map_or(line, |l| &line[..line.len() - l.len()]);
+        assert!(
+            line.chars().count() <= 80,
+            "a line of {} columns:\n{line}\n\nin:\n{out}",
+            line.chars().count()
+        );
+    }
+}
+
+#[test]
+fn every_line_fits_80_columns_on_15x15() {
+    let dir = scratch("width");
+    let long = "x".repeat(120);
+    let session = format!(
+        "maybe\ntails\nH8\n{long}\nthis is not a move at all but a long sentence typed by mistake\nZ99\nH8\n\
+         hint\nundo\nundo\nA1\nsave a-rather-long-file-name-for-the-saved-tournament.sav\nquit\n"
+    );
+    for rules in ["freestyle", "pente", "keryo", "renju"] {
+        let args = ["--rules", rules, "--size", "15", "--depth", "2", "--seed", "3", "--tournament-rule"];
+        let (ok, out) = play(&dir, &args, &session);
+        assert!(ok, "{out}");
+        assert!(out.contains("Hint: "), "{out}");
+        assert!(!out.contains('\r') && !out.contains('\x1b'), "a pipe gets no thinking line:\n{out}");
+        assert_fits(&out, &session);
+    }
+    // A round played out, its farewell and the next round's question.
+    std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY.replace("size 9", "size 15")).unwrap();
+    let session = "E1\nmaybe\ny\nheads\nquit\n";
+    let (ok, out) = play(&dir, &["--resume", "five.sav", "--time", "100"], session);
+    assert!(ok, "{out}");
+    assert_fits(&out, session);
     let _ = std::fs::remove_dir_all(&dir);
 }
