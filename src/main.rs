@@ -38,8 +38,8 @@ const PLAY_USAGE: &str = "\
 usage: pbrain-quincunx play [options]
 
 A tournament of rounds against the engine in the terminal (or from a pipe).
-  --rules R          freestyle (default), exact, renju or caro; or the Pente
-                     family: pente, keryo or gpente
+  --rules R          freestyle (default), exact, renju, caro or caro-exact; or
+                     the Pente family: pente, keryo or gpente
   --size N           board size, 5 to 26 (default 15; 19 for the Pente family)
   --time MS          the engine's time per move (default 1000)
   --depth N          a fixed search depth per move instead of a time
@@ -98,8 +98,25 @@ match: the summary of the games played is printed, then the error (exit status 1
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
-    use quincunx::play::{PlayOptions, Tournament, rules_by_name, run_on_stdio};
-    let mut opts = PlayOptions::default();
+    use quincunx::play::{Tournament, run_on_stdio};
+    let Some((opts, resume)) = parse_play(args).map_err(|e| usage("play", e))? else {
+        println!("{PLAY_USAGE}");
+        return Ok(());
+    };
+    let tournament = match resume {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
+            let saved = Tournament::from_text(&text).with_context(|| path.clone())?;
+            opts.resume(saved).map_err(|e| usage("play", e))?
+        }
+        None => opts.start().map_err(|e| usage("play", e))?,
+    };
+    run_on_stdio(tournament)
+}
+
+/// `play`'s options and the file to resume; `None` when `--help` was asked for.
+fn parse_play(args: &[String]) -> Result<Option<(quincunx::play::PlayOptions, Option<String>)>> {
+    let mut opts = quincunx::play::PlayOptions::default();
     let mut resume = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -109,31 +126,22 @@ fn play_command(args: &[String]) -> Result<()> {
             "--rules" => {
                 let v = value()?;
                 opts.rules = Some(
-                    rules_by_name(&v.to_ascii_lowercase()).with_context(|| format!("unknown rules '{v}'"))?,
+                    Rules::named(&v)
+                        .with_context(|| format!("unknown rules '{v}' ({})", GAME_NAMES.join(", ")))?,
                 );
             }
             "--size" => opts.size = Some(num(value()?)? as usize),
             "--time" => opts.time_ms = Some(num(value()?)?),
             "--depth" => opts.depth = Some(num(value()?)?.max(1)),
-            "--threads" => opts.threads = Some(num(value()?)?.clamp(1, 64) as usize),
+            "--threads" => opts.threads = Some(parse_threads(a, &value()?)?.min(64)),
             "--seed" => opts.seed = Some(num(value()?)?),
             "--resume" => resume = Some(value()?),
             "--tournament-rule" => opts.tournament_rule = true,
-            "-h" | "--help" => {
-                println!("{PLAY_USAGE}");
-                return Ok(());
-            }
-            other => bail!("unknown play option '{other}'\n{PLAY_USAGE}"),
+            "-h" | "--help" => return Ok(None),
+            other => bail!("unknown play option '{other}'"),
         }
     }
-    let tournament = match resume {
-        Some(path) => {
-            let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-            opts.resume(Tournament::from_text(&text).with_context(|| path.clone())?)?
-        }
-        None => opts.start()?,
-    };
-    run_on_stdio(tournament)
+    Ok(Some((opts, resume)))
 }
 
 const BENCH_USAGE: &str = "\
@@ -295,9 +303,15 @@ described in protocol-tests/README.md.
   --engine CMD   the engine command with its arguments, quoted as one word
   -v, --verbose  show every step";
 
-/// `pbrain-quincunx script …`: true when no script failed (a script about another engine is skipped).
-fn script_command(args: &[String]) -> Result<bool> {
-    use quincunx::script::{Script, check_engine, run};
+/// What `script` was asked to run.
+struct ScriptArgs {
+    engine: Vec<String>,
+    verbose: bool,
+    files: Vec<String>,
+}
+
+/// `script`'s options; `None` when `--help` was asked for.
+fn parse_script(args: &[String]) -> Result<Option<ScriptArgs>> {
     let mut engine =
         vec![std::env::current_exe().context("cannot find this program")?.to_string_lossy().into_owned()];
     let mut verbose = false;
@@ -306,21 +320,29 @@ fn script_command(args: &[String]) -> Result<bool> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--engine" => {
-                let v = it.next().with_context(|| format!("--engine needs a value\n{SCRIPT_USAGE}"))?;
+                let v = it.next().context("--engine needs a value")?;
                 engine = split_command(v).map_err(anyhow::Error::msg)?;
             }
             "-v" | "--verbose" => verbose = true,
-            "-h" | "--help" => {
-                println!("{SCRIPT_USAGE}");
-                return Ok(true);
-            }
-            f if f.starts_with('-') => bail!("unknown script option '{f}'\n{SCRIPT_USAGE}"),
+            "-h" | "--help" => return Ok(None),
+            f if f.starts_with('-') => bail!("unknown script option '{f}'"),
             f => files.push(f.to_string()),
         }
     }
     if files.is_empty() {
-        bail!("no script given\n{SCRIPT_USAGE}");
+        bail!("no script given");
     }
+    Ok(Some(ScriptArgs { engine, verbose, files }))
+}
+
+/// `pbrain-quincunx script …`: true when no script failed (a script about another engine is skipped).
+fn script_command(args: &[String]) -> Result<bool> {
+    use quincunx::script::{Script, check_engine, run};
+    let Some(ScriptArgs { engine, verbose, files }) = parse_script(args).map_err(|e| usage("script", e))?
+    else {
+        println!("{SCRIPT_USAGE}");
+        return Ok(true);
+    };
     check_engine(&engine).map_err(anyhow::Error::msg)?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     for file in &files {

@@ -71,4 +71,23 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "0"]);
     assert_usage_error(&["match", "--engine", "a"]);
     assert_usage_error(&["match", "--bogus"]);
+    assert_usage_error(&["play", "--rules", "gomoku"]);
+    assert_usage_error(&["play", "--threads", "0"]);
+    assert_usage_error(&["play", "--size", "40"]);
+    assert_usage_error(&["play", "--bogus"]);
+    assert_usage_error(&["script", "--bogus"]);
+    assert_usage_error(&["script"]);
+}
+
+#[test]
+fn play_and_match_name_the_same_games() {
+    // Every name play lists is a game match --variant plays, and the other way round.
+    let play_help = stdout(&run(&["play", "--help"]));
+    let match_help = stdout(&run(&["match", "--help"]));
+    let err = stderr(&run(&["play", "--rules", "gomoku"]));
+    for name in ["freestyle", "exact", "renju", "caro", "caro-exact", "pente", "keryo", "gpente"] {
+        assert!(play_help.contains(name), "play --help lacks {name}");
+        assert!(match_help.contains(name), "match --help lacks {name}");
+        assert!(err.contains(name), "play's error does not list {name}: {err}");
+    }
 }

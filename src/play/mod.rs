@@ -186,20 +186,6 @@ fn next_random(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Names of the rule sets the command line accepts.
-pub fn rules_by_name(name: &str) -> Option<Rules> {
-    if let Some(pente) = Rules::pente_named(name) {
-        return Some(pente);
-    }
-    Some(match name {
-        "freestyle" => Rules::from_mask(0, 5).0,
-        "exact" | "standard" => Rules::from_mask(1, 5).0,
-        "renju" => Rules::from_mask(4, 5).0,
-        "caro" => Rules::from_mask(8, 5).0,
-        _ => return None,
-    })
-}
-
 /// Why a stone may not go on `p`, if it may not.
 fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     if !board.is_empty(p) {

@@ -4,20 +4,8 @@
 use anyhow::{Context, Result, bail};
 
 use super::screen::{cell_name, parse_cell};
-use super::{PlayConfig, Tournament, Who, rules_by_name};
-use crate::rules::{Rules, Variant};
-
-fn rules_name(rules: &Rules) -> &'static str {
-    match rules.variant {
-        Variant::Pente { keryo: true, .. } => "keryo",
-        Variant::Pente { g: true, .. } => "gpente",
-        Variant::Pente { .. } => "pente",
-        Variant::Freestyle => "freestyle",
-        Variant::Exact => "exact",
-        Variant::Renju => "renju",
-        Variant::Caro { .. } => "caro",
-    }
-}
+use super::{PlayConfig, Tournament, Who};
+use crate::rules::Rules;
 
 impl Tournament {
     /// The text `save` writes.
@@ -26,7 +14,7 @@ impl Tournament {
         let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p, h)).collect();
         format!(
             "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\ntournament {}\nmoves {}\n",
-            rules_name(&self.cfg.rules),
+            self.cfg.rules.name(),
             self.cfg.size,
             self.cfg.time_ms,
             self.cfg.depth.unwrap_or(0),
@@ -63,7 +51,7 @@ impl Tournament {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             let num = || value.trim().parse::<u64>().with_context(|| format!("bad {key} '{value}'"));
             match key {
-                "rules" => t.cfg.rules = rules_by_name(value.trim()).context("unknown rules")?,
+                "rules" => t.cfg.rules = Rules::named(value.trim()).context("unknown rules")?,
                 "size" => t.cfg.size = num()? as usize,
                 "time" => t.cfg.time_ms = num()?,
                 "depth" => t.cfg.depth = Some(num()?).filter(|&d| d > 0),
