@@ -439,6 +439,99 @@ impl Builder {
     }
 }
 
+/// What a stone on a cell makes for one colour, all four lines together (best first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Class {
+    None = 0,
+    /// Twos and ones only.
+    Quiet,
+    /// One open three and nothing stronger.
+    F3,
+    /// Two open threes (renju black: possibly a foul; see `MaybeForbidden`).
+    F3x2,
+    /// One closed four and nothing stronger.
+    B4,
+    /// A closed four with an open three: wins unless the four's answer defends.
+    B4F3,
+    /// An open four or two fours: wins in two moves unless the opponent has a five.
+    Flex4,
+    /// Wins now.
+    Five,
+    /// Renju black: a certain foul (overline, two fours) that is not a five.
+    Forbidden,
+    /// Renju black: two or more threes; a foul only if the threes are real.
+    MaybeForbidden,
+}
+
+impl Class {
+    pub const COUNT: usize = 10;
+
+    /// The class of four line shapes (`renju_black`: black's fouls apply).
+    pub fn of(s: [Shape; 4], renju_black: bool) -> Class {
+        let mut fours = 0;
+        let mut open_fours = 0;
+        let mut threes = 0;
+        let mut five = false;
+        let mut overline = false;
+        let mut quiet = false;
+        for sh in s {
+            match sh {
+                Shape::Five => five = true,
+                Shape::DoubleFour => fours += 2,
+                Shape::F4 => {
+                    fours += 1;
+                    open_fours += 1;
+                }
+                Shape::B4 => fours += 1,
+                Shape::F3 => threes += 1,
+                Shape::Overline => overline = true,
+                Shape::None => {}
+                _ => quiet = true,
+            }
+        }
+        if five {
+            return Class::Five;
+        }
+        if renju_black {
+            if overline || fours >= 2 {
+                return Class::Forbidden;
+            }
+            if threes >= 2 {
+                return Class::MaybeForbidden;
+            }
+        }
+        if open_fours > 0 || fours >= 2 {
+            Class::Flex4
+        } else if fours == 1 && threes > 0 {
+            Class::B4F3
+        } else if fours == 1 {
+            Class::B4
+        } else if threes >= 2 {
+            Class::F3x2
+        } else if threes == 1 {
+            Class::F3
+        } else if quiet {
+            Class::Quiet
+        } else {
+            Class::None
+        }
+    }
+
+    /// The four classes: the opponent must answer a stone here at once.
+    #[inline]
+    pub fn is_four(self) -> bool {
+        matches!(self, Class::B4 | Class::B4F3 | Class::Flex4)
+    }
+
+    /// An open three or stronger, a lone closed four excepted (its answer is forced and free): the
+    /// moves the search never reduces, and the table's moves that make it reduce the quiet ones more.
+    #[inline]
+    pub fn is_open_threat(self) -> bool {
+        matches!(self, Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

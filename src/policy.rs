@@ -16,8 +16,8 @@
 //! still come first at the nodes that answer them. Pente keeps the weight matrix: its captures are
 //! outside this model.
 
+use crate::pattern::Class;
 use crate::pattern::Shape;
-use crate::position::{Class, Position};
 
 /// Per role (0: the side to move, 1: its opponent), per line shape, summed over the four lines.
 const SHAPE: [[i32; Shape::COUNT]; 2] =
@@ -73,18 +73,11 @@ pub fn cell_prior(shapes: [Shape; 4], class: Class) -> [i32; 2] {
     })
 }
 
-/// The prior of a stone of the side to move on the empty cell `i` (higher: try it earlier).
-pub fn score(pos: &Position, i: usize) -> i32 {
-    let me = pos.side();
-    let mut v = pos.prior_terms(i, me, 0) + pos.prior_terms(i, me.opp(), 1);
-    let recent = pos.history();
-    for (role, back) in [1, 2].into_iter().enumerate() {
-        if let Some(&j) = recent.len().checked_sub(back).and_then(|k| recent.get(k)) {
-            let d = pos.distance(i, j).clamp(1, 6);
-            v += DISTANCE[role][d - 1];
-        }
-    }
-    v
+/// What a candidate `d` cells (Chebyshev, at least 1) from the last move (`role` 0) or the one before it
+/// (`role` 1) adds to the prior: moves near the fight come first.
+#[inline]
+pub fn distance_term(role: usize, d: usize) -> i32 {
+    DISTANCE[role][d.clamp(1, 6) - 1]
 }
 
 #[cfg(test)]
@@ -92,6 +85,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Color, Pos};
     use crate::pattern::Patterns;
+    use crate::position::Position;
     use crate::rules::Rules;
     use std::sync::Arc;
 
@@ -117,7 +111,7 @@ mod tests {
         ";
 
     fn best(pos: &Position) -> Pos {
-        let i = pos.indices().filter(|&i| pos.is_empty(i) && pos.is_near(i)).max_by_key(|&i| score(pos, i));
+        let i = pos.indices().filter(|&i| pos.is_empty(i) && pos.is_near(i)).max_by_key(|&i| pos.prior(i));
         pos.pos_of(i.expect("a candidate"))
     }
 

@@ -28,51 +28,9 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::board::{Board, CaptureRule, Cell, Color, Pos};
-use crate::pattern::{Patterns, Shape};
+use crate::pattern::{Class, Patterns, Shape};
 use crate::policy;
 use crate::rules::Variant;
-
-/// What a stone on a cell makes for one colour, all four lines together (best first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Class {
-    None = 0,
-    /// Twos and ones only.
-    Quiet,
-    /// One open three and nothing stronger.
-    F3,
-    /// Two open threes (renju black: possibly a foul; see `MaybeForbidden`).
-    F3x2,
-    /// One closed four and nothing stronger.
-    B4,
-    /// A closed four with an open three: wins unless the four's answer defends.
-    B4F3,
-    /// An open four or two fours: wins in two moves unless the opponent has a five.
-    Flex4,
-    /// Wins now.
-    Five,
-    /// Renju black: a certain foul (overline, two fours) that is not a five.
-    Forbidden,
-    /// Renju black: two or more threes; a foul only if the threes are real.
-    MaybeForbidden,
-}
-
-impl Class {
-    pub const COUNT: usize = 10;
-
-    /// The four classes: the opponent must answer a stone here at once.
-    #[inline]
-    pub fn is_four(self) -> bool {
-        matches!(self, Class::B4 | Class::B4F3 | Class::Flex4)
-    }
-
-    /// An open three or stronger, a lone closed four excepted (its answer is forced and free): the
-    /// moves the search never reduces, and the table's moves that make it reduce the quiet ones more.
-    #[inline]
-    pub fn is_open_threat(self) -> bool {
-        matches!(self, Class::F3 | Class::F3x2 | Class::B4F3 | Class::Flex4)
-    }
-}
 
 /// The cell contents: black, white, empty, wall (the padding around the board).
 pub const BLACK: u8 = 0;
@@ -499,6 +457,20 @@ impl Position {
     #[inline]
     pub fn prior_terms(&self, i: usize, c: Color, role: usize) -> i32 {
         self.combo[c.index()][combo_index(self.shapes[i][c.index()])].prior[role] as i32
+    }
+
+    /// The move prior of a stone of the side to move on the empty cell `i` (higher: try it earlier):
+    /// both colours' shape terms and the distances to the last two moves.
+    pub fn prior(&self, i: usize) -> i32 {
+        let me = self.side();
+        let mut v = self.prior_terms(i, me, 0) + self.prior_terms(i, me.opp(), 1);
+        let recent = self.history();
+        for (role, back) in [1, 2].into_iter().enumerate() {
+            if let Some(&j) = recent.len().checked_sub(back).and_then(|k| recent.get(k)) {
+                v += policy::distance_term(role, self.distance(i, j));
+            }
+        }
+        v
     }
 
     #[inline]
@@ -1143,7 +1115,7 @@ fn combo_tables(renju: bool) -> [&'static [ComboEntry]; 2] {
                     for &c in &all {
                         for &d in &all {
                             let s = [a, b, c, d];
-                            let class = combine(s, fouls);
+                            let class = Class::of(s, fouls);
                             let prior = policy::cell_prior(s, class).map(|v| v.clamp(-32768, 32767) as i16);
                             t[combo_index(s)] = ComboEntry { terms: cell_terms(s, class), prior, class };
                         }
@@ -1154,57 +1126,6 @@ fn combo_tables(renju: bool) -> [&'static [ComboEntry]; 2] {
         })
     };
     [table(renju), table(false)]
-}
-
-/// The class of four line shapes (`renju_black`: black's fouls apply).
-fn combine(s: [Shape; 4], renju_black: bool) -> Class {
-    let mut fours = 0;
-    let mut open_fours = 0;
-    let mut threes = 0;
-    let mut five = false;
-    let mut overline = false;
-    let mut quiet = false;
-    for sh in s {
-        match sh {
-            Shape::Five => five = true,
-            Shape::DoubleFour => fours += 2,
-            Shape::F4 => {
-                fours += 1;
-                open_fours += 1;
-            }
-            Shape::B4 => fours += 1,
-            Shape::F3 => threes += 1,
-            Shape::Overline => overline = true,
-            Shape::None => {}
-            _ => quiet = true,
-        }
-    }
-    if five {
-        return Class::Five;
-    }
-    if renju_black {
-        if overline || fours >= 2 {
-            return Class::Forbidden;
-        }
-        if threes >= 2 {
-            return Class::MaybeForbidden;
-        }
-    }
-    if open_fours > 0 || fours >= 2 {
-        Class::Flex4
-    } else if fours == 1 && threes > 0 {
-        Class::B4F3
-    } else if fours == 1 {
-        Class::B4
-    } else if threes >= 2 {
-        Class::F3x2
-    } else if threes == 1 {
-        Class::F3
-    } else if quiet {
-        Class::Quiet
-    } else {
-        Class::None
-    }
 }
 
 impl Position {

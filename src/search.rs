@@ -28,9 +28,9 @@ use std::time::Instant;
 
 use crate::board::{Board, Color, Pos};
 use crate::engine::{Limits, Player, Thought};
+use crate::pattern::Class;
 use crate::pattern::Patterns;
-use crate::policy;
-use crate::position::{Class, Position};
+use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::threat::{
     Solver, ThreatLimits, block_point, defences, five_point_near, five_points, five_stops, fives_around,
@@ -502,7 +502,7 @@ impl<'a> Worker<'a> {
         let me = self.pos.side();
         let mut v = self.history[i][me.index()] / 64;
         if self.prior_ordered() {
-            v += policy::score(&self.pos, i);
+            v += self.pos.prior(i);
         } else {
             // Pente: the weight matrix, whose terms know of captures.
             v += self.pos.weight(i, me) + self.pos.weight(i, me.opp()) * 4 / 5;

@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::Color;
+use crate::pattern::Class;
 use crate::pattern::Shape;
-use crate::position::{Class, Position};
+use crate::position::Position;
 use crate::rules::Variant;
 
 /// Limits of one threat search.

@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use quincunx::board::Board;
+use quincunx::pattern::Class;
 use quincunx::pattern::Patterns;
-use quincunx::position::{Class, Position};
+use quincunx::position::Position;
 use quincunx::rules::Rules;
 use quincunx::search::evaluate;
 

@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use common::{Json, game, position, read_data};
 use quincunx::board::{Board, Cell, Color, Pos};
+use quincunx::pattern::Class;
 use quincunx::pattern::Patterns;
-use quincunx::policy;
-use quincunx::position::{Class, Position};
+use quincunx::position::Position;
 use quincunx::rules::Rules;
 use quincunx::search::evaluate;
 
@@ -58,7 +58,7 @@ fn judged(board: &Board, pats: &Arc<Patterns>, s: usize) -> (i32, Vec<(i32, Clas
         .points()
         .map(|p| {
             let i = pos.index(turned(s, p, n));
-            let prior = if pos.is_empty(i) && pos.is_near(i) { policy::score(&pos, i) } else { 0 };
+            let prior = if pos.is_empty(i) && pos.is_near(i) { pos.prior(i) } else { 0 };
             (prior, pos.class(i, Color::Black), pos.class(i, Color::White))
         })
         .collect();

@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use common::{Json, game, pos, position, read_data};
 use quincunx::board::{Board, Color};
+use quincunx::pattern::Class;
 use quincunx::pattern::Patterns;
-use quincunx::position::{Class, Position};
+use quincunx::position::Position;
 use quincunx::rules::Rules;
 use quincunx::threat::{Solver, ThreatLimits, block_point, four_three_wins, narrow_vcf};
 
