@@ -24,6 +24,7 @@ pub mod engine;
 pub mod opening;
 pub mod pattern;
 pub mod play;
+pub mod player;
 pub mod policy;
 pub mod position;
 pub mod protocol;

@@ -24,7 +24,8 @@ use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
-use crate::engine::{Engine, GameVariant, Info, Thought};
+use crate::engine::{Engine, GameVariant, Info};
+use crate::player::Thought;
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;

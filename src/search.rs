@@ -27,9 +27,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::board::{Board, Color, Pos};
-use crate::engine::{Limits, Player, Thought};
 use crate::pattern::Class;
 use crate::pattern::Patterns;
+use crate::player::{Limits, Player, Thought};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::threat::{

@@ -54,7 +54,7 @@ impl Tt {
         self.slots.len() * 16
     }
 
-    /// Forgets everything (YXHASHCLEAR, new rules or a new board size: see `engine::Player::clear`).
+    /// Forgets everything (YXHASHCLEAR, new rules or a new board size: see `player::Player::clear`).
     pub fn clear(&self) {
         for s in &self.slots {
             s[0].store(0, Ordering::Relaxed);

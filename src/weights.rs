@@ -25,7 +25,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Cell, Color, Pos};
-use crate::engine::{Limits, Player, Thought};
+use crate::player::{Limits, Player, Thought};
 use crate::rules::{Rules, Verdict, winning_lines};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

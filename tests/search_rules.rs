@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use common::{Json, game, position, read_data};
 use quincunx::board::{Board, Color};
-use quincunx::engine::{Limits, Player};
+use quincunx::player::{Limits, Player};
 use quincunx::rules::{Rules, Verdict};
 use quincunx::search::SearchPlayer;
 use quincunx::timeman::Budget;

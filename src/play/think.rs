@@ -14,7 +14,7 @@ use anyhow::Result;
 use super::screen::{cell_name, eval_words};
 use super::{Tournament, refusal};
 use crate::board::{Board, Pos};
-use crate::engine::{DEFAULT_MEMORY, Limits, Player};
+use crate::player::{DEFAULT_MEMORY, Limits, Player};
 use crate::search::{Outcome, SearchPlayer, Setup, run, score_text, tt_bytes};
 use crate::timeman::{Budget, Clock};
 use crate::tt::Tt;
