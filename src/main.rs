@@ -6,16 +6,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use quincunx::brain::split_command;
-use quincunx::elo::Sprt;
-use quincunx::engine::Engine;
-use quincunx::opening::parse_openings;
+use quincunx::brain::engine::Engine;
+use quincunx::eval::weights::{Style, Table, WeightMatrix};
+use quincunx::game::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::player::Player;
-use quincunx::referee::GameSettings;
-use quincunx::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::search::SearchPlayer;
-use quincunx::tournament::{EngineSpec, MatchConfig, run_match};
-use quincunx::weights::{Style, Table, WeightMatrix};
+use quincunx::tools::elo::Sprt;
+use quincunx::tools::opening::parse_openings;
+use quincunx::tools::process::split_command;
+use quincunx::tools::referee::GameSettings;
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
@@ -99,7 +99,7 @@ match: the summary of the games played is printed, then the error (exit status 1
 
 /// `play`: the terminal tournament.
 fn play_command(args: &[String]) -> Result<()> {
-    use quincunx::play::{Tournament, run_on_stdio};
+    use quincunx::tools::play::{Tournament, run_on_stdio};
     let Some((opts, resume)) = parse_play(args).map_err(|e| usage("play", e))? else {
         println!("{PLAY_USAGE}");
         return Ok(());
@@ -116,8 +116,8 @@ fn play_command(args: &[String]) -> Result<()> {
 }
 
 /// `play`'s options and the file to resume; `None` when `--help` was asked for.
-fn parse_play(args: &[String]) -> Result<Option<(quincunx::play::PlayOptions, Option<String>)>> {
-    let mut opts = quincunx::play::PlayOptions::default();
+fn parse_play(args: &[String]) -> Result<Option<(quincunx::tools::play::PlayOptions, Option<String>)>> {
+    let mut opts = quincunx::tools::play::PlayOptions::default();
     let mut resume = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -201,7 +201,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("match") => return match_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("bench") => {
             let depth = match &args[1..] {
-                [] => quincunx::bench::DEFAULT_DEPTH,
+                [] => quincunx::search::bench::DEFAULT_DEPTH,
                 [h] if h == "-h" || h == "--help" => {
                     println!("{BENCH_USAGE}");
                     return Ok(ExitCode::SUCCESS);
@@ -215,7 +215,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 },
                 more => bail!(usage("bench", anyhow::anyhow!("bench takes one DEPTH, not {}", more.len()))),
             };
-            print!("{}", quincunx::bench::run(depth));
+            print!("{}", quincunx::search::bench::run(depth));
             return Ok(ExitCode::SUCCESS);
         }
         Some("script") => {
@@ -236,9 +236,10 @@ fn run(args: &[String]) -> Result<ExitCode> {
     let mut engine = Engine::new(player);
     if let Some(n) = threads {
         // A default: a manager's INFO thread_num still decides.
-        engine.apply(quincunx::engine::Info::ThreadNum(n));
+        engine.apply(quincunx::brain::engine::Info::ThreadNum(n));
     }
-    quincunx::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine).context("protocol I/O")?;
+    quincunx::brain::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine)
+        .context("protocol I/O")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -338,7 +339,7 @@ fn parse_script(args: &[String]) -> Result<Option<ScriptArgs>> {
 
 /// `pbrain-quincunx script …`: true when no script failed (a script about another engine is skipped).
 fn script_command(args: &[String]) -> Result<bool> {
-    use quincunx::script::{Script, check_engine, run};
+    use quincunx::tools::script::{Script, check_engine, run};
     let Some(ScriptArgs { engine, verbose, files }) = parse_script(args).map_err(|e| usage("script", e))?
     else {
         println!("{SCRIPT_USAGE}");

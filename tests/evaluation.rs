@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use quincunx::board::Board;
-use quincunx::pattern::Class;
-use quincunx::pattern::Patterns;
-use quincunx::position::Position;
-use quincunx::rules::Rules;
+use quincunx::eval::position::Position;
+use quincunx::game::board::Board;
+use quincunx::game::pattern::Class;
+use quincunx::game::pattern::Patterns;
+use quincunx::game::rules::Rules;
 use quincunx::search::evaluate;
 
 fn freestyle(diagram: &str) -> Position {

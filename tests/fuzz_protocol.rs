@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::engine::Engine;
-use quincunx::weights::WeightMatrix;
+use quincunx::brain::engine::Engine;
+use quincunx::eval::weights::WeightMatrix;
 
 /// xorshift64*: a small seeded generator, so a failure names its seed.
 struct Rng(u64);
@@ -41,7 +41,7 @@ fn run_session(input: Vec<u8>) -> String {
     std::thread::spawn(move || {
         let mut out = Vec::new();
         let engine = Engine::new(Arc::new(WeightMatrix::default()));
-        let r = quincunx::protocol::run(Cursor::new(input), &mut out, engine);
+        let r = quincunx::brain::protocol::run(Cursor::new(input), &mut out, engine);
         let _ = tx.send((r.is_ok(), out));
     });
     match rx.recv_timeout(Duration::from_secs(20)) {
@@ -156,7 +156,7 @@ fn a_bad_line_gets_one_answer_and_changes_nothing() {
         }
         let a: Vec<String> = run_session(base).lines().map(String::from).collect();
         let b: Vec<String> = run_session(injected).lines().map(String::from).collect();
-        if a.iter().any(|l| quincunx::brain::parse_move(l).is_some()) {
+        if a.iter().any(|l| quincunx::tools::process::parse_move(l).is_some()) {
             with_moves += 1;
         }
         assert_eq!(b.len(), a.len() + 1, "seed {seed}: one more line expected\nbase: {a:?}\ninjected: {b:?}");

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::referee::{Fault, GameSettings};
-use quincunx::rules::Rules;
-use quincunx::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
+use quincunx::game::rules::Rules;
+use quincunx::tools::referee::{Fault, GameSettings};
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
 
 fn fault_engine(name: &str) -> EngineSpec {
     let path =

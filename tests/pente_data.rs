@@ -7,10 +7,10 @@ mod common;
 use std::sync::Arc;
 
 use common::{Json, read_data};
-use quincunx::board::{Board, Color, Pos};
-use quincunx::pattern::Patterns;
-use quincunx::position::Position;
-use quincunx::rules::{Rules, Verdict};
+use quincunx::eval::position::Position;
+use quincunx::game::board::{Board, Color, Pos};
+use quincunx::game::pattern::Patterns;
+use quincunx::game::rules::{Rules, Verdict};
 
 /// pente.org notation: columns A..T without I, row 1 at the bottom (K10 is the centre of 19x19).
 fn pente_pos(s: &str, size: usize) -> Pos {

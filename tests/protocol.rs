@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use quincunx::script::{Script, run};
+use quincunx::tools::script::{Script, run};
 
 /// The players, by the name shown in brackets, with the engine arguments that choose them.
 const PLAYERS: [(&str, &[&str]); 2] = [("search", &[]), ("weights", &["--player", "weights"])];

@@ -6,9 +6,9 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{Json, position, read_data};
-use quincunx::board::Board;
-use quincunx::renju;
-use quincunx::rules::Rules;
+use quincunx::game::board::Board;
+use quincunx::game::renju;
+use quincunx::game::rules::Rules;
 
 fn renju_rules() -> Rules {
     Rules::from_mask(4, 5).0

@@ -4,8 +4,8 @@
 mod common;
 
 use common::game;
-use quincunx::rules::Rules;
-use quincunx::weights::{Style, Table, WeightMatrix};
+use quincunx::eval::weights::{Style, Table, WeightMatrix};
+use quincunx::game::rules::Rules;
 
 fn players() -> Vec<WeightMatrix> {
     let mut v = vec![];

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::script::{Report, Script, Step, run};
+use quincunx::tools::script::{Report, Script, Step, run};
 
 const GAME: &str = "\
 limit 500

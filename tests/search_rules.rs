@@ -7,11 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use common::{Json, game, position, read_data};
-use quincunx::board::{Board, Color};
+use quincunx::game::board::{Board, Color};
+use quincunx::game::rules::{Rules, Verdict};
+use quincunx::player::timeman::Budget;
 use quincunx::player::{Limits, Player};
-use quincunx::rules::{Rules, Verdict};
 use quincunx::search::SearchPlayer;
-use quincunx::timeman::Budget;
 
 fn limits(nodes: u64) -> Limits {
     Limits {

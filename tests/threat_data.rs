@@ -8,11 +8,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use common::{Json, game, pos, position, read_data};
-use quincunx::board::{Board, Color};
-use quincunx::pattern::Class;
-use quincunx::pattern::Patterns;
-use quincunx::position::Position;
-use quincunx::rules::Rules;
+use quincunx::eval::position::Position;
+use quincunx::game::board::{Board, Color};
+use quincunx::game::pattern::Class;
+use quincunx::game::pattern::Patterns;
+use quincunx::game::rules::Rules;
 use quincunx::threat::{Solver, ThreatLimits, block_point, four_three_wins, narrow_vcf};
 
 fn solver(stop: &AtomicBool) -> Solver<'_> {

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use quincunx::board::{Board, Pos};
+use quincunx::game::board::{Board, Pos};
 
 /// `tests/data/<rel>` from the package root.
 pub fn data_path(rel: &str) -> PathBuf {

@@ -17,11 +17,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, BoardError, Color, Pos};
+use crate::brain::swap2::{self, Swap2Answer};
+use crate::game::board::{Board, BoardError, Color, Pos};
+use crate::game::rules::{MAX_LINE, MIN_LINE, Rules};
+use crate::player::timeman::{Budget, Clock};
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Thought};
-use crate::rules::{MAX_LINE, MIN_LINE, Rules};
-use crate::swap2::{self, Swap2Answer};
-use crate::timeman::{Budget, Clock};
 
 /// One typed `INFO` setting (the protocol parses the text).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 //! a match always ends with its summary: a record that cannot be written stops the games still to be
 //! played and is reported with the summary ([`Summary::output_error`]).
 //!
-//! Invariant: the runner never waits on a brain without a deadline ([`crate::referee`]), and every
+//! Invariant: the runner never waits on a brain without a deadline ([`crate::tools::referee`]), and every
 //! process it started is gone when [`run_match`] returns.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -22,12 +22,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
-use crate::board::{Color, Pos};
-use crate::elo::{Sprt, SprtVerdict, Wld};
-use crate::opening::Opening;
-use crate::record::{OutputError, Recorder};
-use crate::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
-use crate::rules::{Rules, Verdict};
+use crate::game::board::{Color, Pos};
+use crate::game::rules::{Rules, Verdict};
+use crate::tools::elo::{Sprt, SprtVerdict, Wld};
+use crate::tools::opening::Opening;
+use crate::tools::record::{OutputError, Recorder};
+use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
 
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -188,7 +188,8 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.games_per_pair == 0 {
         return Err("games per pairing must be at least 1".into());
     }
-    crate::board::Board::new(cfg.game.width as i64, cfg.game.height as i64).map_err(|e| e.to_string())?;
+    crate::game::board::Board::new(cfg.game.width as i64, cfg.game.height as i64)
+        .map_err(|e| e.to_string())?;
     // An opening that does not fit this board is skipped, not the whole match refused (opening lists
     // are often shared between board sizes).
     let (mut placed, mut skipped) = (vec![], vec![]);
@@ -228,7 +229,7 @@ fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
 /// none may capture or win (an opening is a start, not a game).
 fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result<Vec<Pos>, String> {
     let mut board =
-        crate::board::Board::new(game.width as i64, game.height as i64).map_err(|e| e.to_string())?;
+        crate::game::board::Board::new(game.width as i64, game.height as i64).map_err(|e| e.to_string())?;
     board.set_capture(rules.capture_rule());
     for &p in &stones {
         if !board.is_empty(p) {
@@ -563,7 +564,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::GameRecord;
+    use crate::tools::record::GameRecord;
 
     #[test]
     fn shuffle_is_a_permutation_and_repeatable() {
@@ -619,7 +620,7 @@ mod tests {
                 show_stderr: false,
             },
             games_per_pair: 2,
-            openings: crate::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            openings: crate::tools::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
             shuffle_seed: None,
             concurrency: 1,
             sprt: None,

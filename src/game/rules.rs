@@ -2,7 +2,7 @@
 //!
 //! One [`Rules`] value describes the game being played; it is built from the protocol's `INFO rule`
 //! bitmask (1 exactly five, 2 continuous game, 4 renju, 8 caro) and our `INFO line_length` extension.
-//! Every rule difference lives here and in [`crate::renju`]; the players ask, they never re-implement.
+//! Every rule difference lives here and in [`crate::game::renju`]; the players ask, they never re-implement.
 //!
 //! Invariants: `line` is in [`MIN_LINE`, `MAX_LINE`]; renju and caro always play with a line of 5 (their
 //! definitions are about fives), whatever line length was asked for.
@@ -25,8 +25,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, CaptureRule, Cell, Color, DIRECTIONS, Pos};
-use crate::renju::{self, Forbidden};
+use crate::game::board::{Board, CaptureRule, Cell, Color, DIRECTIONS, Pos};
+use crate::game::renju::{self, Forbidden};
 
 /// Shortest line length the `line_length` extension accepts.
 pub const MIN_LINE: u8 = 3;

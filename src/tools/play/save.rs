@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 
 use super::screen::{cell_name, parse_cell};
 use super::{PlayConfig, Tournament, Who};
-use crate::rules::Rules;
+use crate::game::rules::Rules;
 
 impl Tournament {
     /// The text `save` writes.

@@ -24,9 +24,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::board::{Board, Cell, Color, Pos};
+use crate::game::board::{Board, Cell, Color, Pos};
+use crate::game::rules::{Rules, Verdict, winning_lines};
 use crate::player::{Limits, Player, Thought};
-use crate::rules::{Rules, Verdict, winning_lines};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {

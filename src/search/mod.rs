@@ -22,23 +22,26 @@
 //!
 //! Scores are from the side to move's view; a win in n plies is `WIN - n`.
 
+pub mod bench;
+pub mod tt;
+
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::board::{Board, Color, Pos};
-use crate::pattern::Class;
-use crate::pattern::Patterns;
+use crate::eval::position::Position;
+use crate::eval::weights::WeightMatrix;
+use crate::game::board::{Board, Color, Pos};
+use crate::game::pattern::Class;
+use crate::game::pattern::Patterns;
+use crate::game::rules::{Rules, Variant};
 use crate::player::{Limits, Player, Thought};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
+use crate::search::tt::{Bound, Tt};
 use crate::threat::{
     Solver, ThreatLimits, block_point, defences, five_point_near, five_points, five_stops, fives_around,
     four_moves, four_three_defences, four_three_wins, makes_four, stops_off_the_point, three_moves,
     vcf_candidates,
 };
-use crate::tt::{Bound, Tt};
-use crate::weights::WeightMatrix;
 
 pub const WIN: i32 = 30_000;
 /// Scores beyond this are proven wins or losses.

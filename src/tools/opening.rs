@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use crate::board::Pos;
+use crate::game::board::Pos;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {

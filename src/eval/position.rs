@@ -27,10 +27,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::board::{Board, CaptureRule, Cell, Color, Pos};
-use crate::pattern::{Class, Patterns, Shape};
-use crate::policy;
-use crate::rules::Variant;
+use crate::eval::policy;
+use crate::game::board::{Board, CaptureRule, Cell, Color, Pos};
+use crate::game::pattern::{Class, Patterns, Shape};
+use crate::game::rules::Variant;
 
 /// The cell contents: black, white, empty, wall (the padding around the board).
 pub const BLACK: u8 = 0;
@@ -585,7 +585,7 @@ impl Position {
         }
         match self.class[i][0] {
             Class::Forbidden => false,
-            Class::MaybeForbidden => crate::renju::forbidden(&self.board, self.pos_of(i)).is_none(),
+            Class::MaybeForbidden => crate::game::renju::forbidden(&self.board, self.pos_of(i)).is_none(),
             _ => true,
         }
     }
@@ -1190,7 +1190,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::game::rules::Rules;
 
     fn pats(mask: i64) -> Arc<Patterns> {
         Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap())

@@ -21,11 +21,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::Color;
-use crate::pattern::Class;
-use crate::pattern::Shape;
-use crate::position::Position;
-use crate::rules::Variant;
+use crate::eval::position::Position;
+use crate::game::board::Color;
+use crate::game::pattern::Class;
+use crate::game::pattern::Shape;
+use crate::game::rules::Variant;
 
 /// Limits of one threat search.
 pub struct ThreatLimits<'a> {

@@ -30,10 +30,10 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, CaptureRule, Pos};
-use crate::brain::{Brain, Received, parse_move};
-use crate::protocol::Command;
-use crate::rules::Rules;
+use crate::brain::protocol::Command;
+use crate::game::board::{Board, CaptureRule, Pos};
+use crate::game::rules::Rules;
+use crate::tools::process::{Brain, Received, parse_move};
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;
@@ -322,7 +322,7 @@ impl Tracker {
                     b.set_capture(self.capture);
                 }
             }
-            "captures" => self.captures = crate::protocol::parse_captures(value).ok(),
+            "captures" => self.captures = crate::brain::protocol::parse_captures(value).ok(),
             _ => {}
         }
     }

@@ -11,8 +11,8 @@ use super::input::Input;
 use super::screen::{cell_name, draw, five_glyph, five_through, parse_cell, status};
 use super::think::{EngineSide, Reply, think, wipe_lines_above};
 use super::{RoundEnd, Tournament, Who, ask, refusal};
-use crate::board::{Board, Cell, Pos};
-use crate::rules::Verdict;
+use crate::game::board::{Board, Cell, Pos};
+use crate::game::rules::Verdict;
 
 /// The board of a round just won by the move at `p`, its five picked out and named.
 fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Result<()> {

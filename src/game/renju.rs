@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forbidden {

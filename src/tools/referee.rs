@@ -16,11 +16,11 @@ use std::fmt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, Pos};
-use crate::brain::{Brain, Received, parse_move};
-use crate::record::GameRecord;
-use crate::renju::Forbidden;
-use crate::rules::{Rules, Variant, Verdict};
+use crate::game::board::{Board, Color, Pos};
+use crate::game::renju::Forbidden;
+use crate::game::rules::{Rules, Variant, Verdict};
+use crate::tools::process::{Brain, Received, parse_move};
+use crate::tools::record::GameRecord;
 
 /// The conditions of every game of a match.
 #[derive(Clone, Debug)]
@@ -313,7 +313,7 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
             // played twice, or be empty again).
             let mut told = vec![];
             for &p in board.history().iter().rev() {
-                if let crate::board::Cell::Stone(c) = board.get(p)
+                if let crate::game::board::Cell::Stone(c) = board.get(p)
                     && !told.contains(&p)
                 {
                     told.push(p);

@@ -24,7 +24,7 @@ use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
-use crate::engine::{Engine, GameVariant, Info};
+use crate::brain::engine::{Engine, GameVariant, Info};
 use crate::player::Thought;
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).

@@ -16,8 +16,8 @@
 //! still come first at the nodes that answer them. Pente keeps the weight matrix: its captures are
 //! outside this model.
 
-use crate::pattern::Class;
-use crate::pattern::Shape;
+use crate::game::pattern::Class;
+use crate::game::pattern::Shape;
 
 /// Per role (0: the side to move, 1: its opponent), per line shape, summed over the four lines.
 const SHAPE: [[i32; Shape::COUNT]; 2] =
@@ -83,10 +83,10 @@ pub fn distance_term(role: usize, d: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Color, Pos};
-    use crate::pattern::Patterns;
-    use crate::position::Position;
-    use crate::rules::Rules;
+    use crate::eval::position::Position;
+    use crate::game::board::{Board, Color, Pos};
+    use crate::game::pattern::Patterns;
+    use crate::game::rules::Rules;
     use std::sync::Arc;
 
     fn position(diagram: &str) -> Position {

@@ -4,11 +4,13 @@
 //!
 //! Invariant: a player returns by `limits.budget.hard` or soon after the stop flag is set.
 
+pub mod timeman;
+
 use std::sync::atomic::AtomicBool;
 
-use crate::board::{Board, Pos};
-use crate::rules::Rules;
-use crate::timeman::Budget;
+use crate::game::board::{Board, Pos};
+use crate::game::rules::Rules;
+use crate::player::timeman::Budget;
 
 /// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
 pub const DEFAULT_MEMORY: u64 = 350 << 20;

@@ -11,9 +11,9 @@
 
 use std::fmt;
 
-use crate::board::{Board, Color, Pos};
-use crate::rules::Rules;
-use crate::weights::WeightMatrix;
+use crate::eval::weights::WeightMatrix;
+use crate::game::board::{Board, Color, Pos};
+use crate::game::rules::Rules;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Swap2Answer {

@@ -14,7 +14,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::board::{Color, Pos};
+use crate::game::board::{Color, Pos};
 
 /// An output file or directory that cannot be written.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@
 //! Invariants: tables are immutable once built; `half` (L) is K − 1 where longer lines also win, K
 //! where they do not (the cell past a five must be seen) and under caro (so must its ends).
 
-use crate::rules::{Rules, Variant};
+use crate::game::rules::{Rules, Variant};
 
 /// What a stone makes on one line (ordered from nothing to a win, except `Overline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

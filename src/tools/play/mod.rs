@@ -15,14 +15,14 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::{Result, bail};
 
-use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
-use crate::rules::{Rules, Variant, Verdict};
+use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::game::rules::{Rules, Variant, Verdict};
 use crate::search::WIN_THRESHOLD;
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {
     ($out:expr, $($arg:tt)*) => {
-        $out.write_all($crate::play::screen::wrap(&format!($($arg)*)).as_bytes())
+        $out.write_all($crate::tools::play::screen::wrap(&format!($($arg)*)).as_bytes())
     };
 }
 
