@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use quincunx::eval::position::Position;
+use quincunx::eval::score::evaluate;
 use quincunx::game::board::Board;
 use quincunx::game::pattern::Class;
 use quincunx::game::pattern::Patterns;
 use quincunx::game::rules::Rules;
-use quincunx::search::evaluate;
 
 fn freestyle(diagram: &str) -> Position {
     let board = Board::from_diagram(diagram).expect("a valid diagram");

@@ -14,11 +14,11 @@ use std::sync::Arc;
 
 use common::{Json, game, position, read_data};
 use quincunx::eval::position::Position;
+use quincunx::eval::score::evaluate;
 use quincunx::game::board::{Board, Cell, Color, Pos};
 use quincunx::game::pattern::Class;
 use quincunx::game::pattern::Patterns;
 use quincunx::game::rules::Rules;
-use quincunx::search::evaluate;
 
 /// Symmetry `s` (0-7) of a point on an `n` x `n` board: bit 2 swaps the axes, bits 0 and 1 mirror
 /// them.

@@ -4,4 +4,5 @@
 
 pub mod policy;
 pub mod position;
+pub mod score;
 pub mod weights;

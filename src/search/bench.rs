@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::eval::score::score_text;
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
 use crate::search::tt::Tt;
-use crate::search::{self, SearchPlayer, score_text};
+use crate::search::{self, SearchPlayer};
 
 pub const DEFAULT_DEPTH: i32 = 7;
 

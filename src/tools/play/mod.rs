@@ -15,9 +15,9 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::{Result, bail};
 
+use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::search::WIN_THRESHOLD;
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {

@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 
 use super::{Tournament, Who};
+use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::game::rules::Rules;
-use crate::search::{WIN, WIN_THRESHOLD, score_text};
 
 /// A cell in the terminal's notation: column letter from the left, row number from the bottom.
 pub fn cell_name(p: Pos, height: usize) -> String {

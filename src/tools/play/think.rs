@@ -13,12 +13,13 @@ use anyhow::Result;
 
 use super::screen::{cell_name, eval_words};
 use super::{Tournament, refusal};
+use crate::eval::score::score_text;
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Pos};
 use crate::player::timeman::{Budget, Clock};
 use crate::player::{DEFAULT_MEMORY, Limits, Player};
 use crate::search::tt::Tt;
-use crate::search::{Outcome, SearchPlayer, Setup, run, score_text, tt_bytes};
+use crate::search::{Outcome, SearchPlayer, Setup, run, tt_bytes};
 
 /// The engine's side: the search player and its table, kept between moves.
 pub(super) struct EngineSide {

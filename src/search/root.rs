@@ -1,0 +1,207 @@
+//! The root: one iteration's aspiration windows, the order of the root moves from the last
+//! iteration, and the principal variation read back from the table.
+
+use super::*;
+
+impl<'a> Worker<'a> {
+    /// Searches the root moves at `depth` inside an aspiration window around `prev`, the score of the
+    /// last completed iteration, widening it on each failure until the score lies inside (Rapfi's and
+    /// Stockfish's way). A narrow window lets the principal variation's nodes cut as well: a late root
+    /// move that beats the first one on the null window is re-searched against a bound near the
+    /// expected score, not against an infinite one. In one early middle game of a lost game against
+    /// Rapfi two such re-searches were 85% of the nodes of the iteration that the 300 ms turn could
+    /// not finish; with the window that iteration took half the time. Self-play at 100 ms: 204-196
+    /// (+7 +- 33 Elo, 400 games); against Rapfi at 300 ms 247-393 of 640 (38.6%, where the code before
+    /// scored 33.8% over 480), at 100 ms 45.6% of 480 (42.1% over 960 before). (With the weight
+    /// matrix's evaluation and order, before the pruning that depends on the window, it saved 2% of
+    /// the nodes and was not played.)
+    pub fn root(
+        &mut self,
+        moves: &mut [usize],
+        depth: i32,
+        pv_out: &mut Vec<usize>,
+        prev: Option<i32>,
+    ) -> Option<i32> {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut lo, mut hi) = match prev {
+            Some(s) if depth >= ASPIRATION_FROM && s.abs() < WIN_THRESHOLD => (s - delta, s + delta),
+            _ => (-INF, INF),
+        };
+        // A later move that failed high beat the first one: if time runs out in the re-search, it is
+        // still the better move (it heads `moves`), as for a partial iteration: with the score it
+        // failed high with, and the score it beat.
+        let mut pending: Option<(i32, i32)> = None;
+        loop {
+            let score = self.root_window(moves, depth, pv_out, lo, hi);
+            let s = match score {
+                Some(s) if !self.aborted => s,
+                _ => {
+                    return score.or(match (pending, self.first_score) {
+                        // Its own search in the new window finished below the move it beat, so it is
+                        // not the better move at this depth: the last complete depth's move is played
+                        // (usually the one it beat; a third move that beat the first in the same
+                        // window is not remembered: rarer still). It had been taken on its null-window
+                        // fail high, which the pruning of null windows makes the less reliable.
+                        (Some((_, beaten)), Some(v)) if v <= beaten => None,
+                        (Some(_), Some(v)) => Some(v),
+                        (Some((v, _)), None) => Some(v),
+                        (None, _) => None,
+                    });
+                }
+            };
+            if s <= lo && lo > -INF {
+                pending = None;
+                hi = (lo + hi) / 2;
+                lo = (s - delta).max(-INF);
+            } else if s >= hi && hi < INF {
+                if self.improved {
+                    pending = Some((s, self.beaten));
+                }
+                hi = (s + delta).min(INF);
+            } else {
+                return Some(s);
+            }
+            // Rapfi's rule holds the width near 24 below scores of 1024, and a fail-soft score sits on
+            // the bound it failed, so a score rising to a win creeps up about 21 a search (140 windows in
+            // one iteration of a lost game's position). Grown by a third each time (Stockfish's rule) the
+            // search found long wins sooner, yet scored 285.5-354.5 of 640 freestyle games against Rapfi
+            // at 300 ms (44.6%), this rule 45.8% the same day (Strength, "Fifty-first session").
+            // Every window is searched to the iteration's depth. Rapfi searches a ply shallower after
+            // every third fail high in a row (its `failHighCnt`): 153.5-166.5 of 320 (48.0%; `bench 10`
+            // 169949), the search as it is 45.1% over 960 (Strength, "Fifty-fourth session").
+            delta = delta * (3 + s.abs() / 1024) / 4 + 6;
+            if delta > ASPIRATION_MAX {
+                (lo, hi) = (-INF, INF);
+            }
+        }
+    }
+
+    /// Searches the root moves at `depth` in the window (`lo`, `hi`) and returns the best score (at most
+    /// `lo` when every move failed low, at least `hi` when one failed high). Moves are reordered so the
+    /// best comes first; a move that only failed low keeps its place.
+    pub(super) fn root_window(
+        &mut self,
+        moves: &mut [usize],
+        depth: i32,
+        pv_out: &mut Vec<usize>,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
+        self.improved = false;
+        self.first_score = None;
+        self.iteration = depth;
+        let mut alpha = lo;
+        let beta = hi;
+        let mut best = -INF;
+        let me = self.pos.side();
+        let quiet = self.pos.count(me.opp(), Class::Flex4) == 0;
+        let curve = if self.prior_ordered() { reduction } else { gentle_reduction };
+        for n in 0..moves.len() {
+            let m = moves[n];
+            // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
+            // but keep a ply of search below them. Not closed fours, though the tree reduces them: here
+            // (where the prior orders the moves) they scored 131-189 of 320 against Rapfi at 300 ms
+            // (40.9%; `bench 10` 157721), the search as it is 45.2% over 640 (Strength, "Forty-sixth
+            // session").
+            let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
+                curve(depth, n).min(depth - 2)
+            } else {
+                0
+            };
+            // A root move's score is its search's, whatever kind of move it is. In the games we lose,
+            // we play about twice as many fours as Rapfi does in those it loses, yet closed fours rated
+            // 40 lower (spent only when clearly best) scored 28.7% of 162 games against Rapfi at 300 ms,
+            // and 30 higher 32.9% of 161, the search as it is about 40% (Strength, "Fortieth session"):
+            // a nudge either way to its choice of fours costs much.
+            self.was_four[0] = self.pos.class(m, me).is_four();
+            self.pos.play(m);
+            let v = if n == 0 {
+                -self.search(-beta, -alpha, depth - 1, 1, false)
+            } else {
+                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - reduce, 1, true);
+                if v > alpha && reduce > 0 {
+                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
+                }
+                // A null-window fail high at the aspiration bound is taken as it is (the window widens
+                // and the iteration searches again): also re-searched with the full window, it scored
+                // 145-175 of 320 against Rapfi at 300 ms (45.3%), the search as it is 45.2% over 640
+                // (Strength, "Forty-sixth session").
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, depth - 1, 1, false);
+                }
+                v
+            };
+            self.pos.undo();
+            if self.aborted {
+                // Stopped midway: what was fully searched still counts when it beat the first move
+                // (moves[0] is then the best of them); otherwise the last complete depth decides.
+                return (n > 0 && best > -INF && self.improved).then_some(best);
+            }
+            // (`best` never exceeds `alpha`, so a move that beats alpha is the new best. Below the
+            // window a score is only a bound: such a move keeps its place.)
+            if n == 0 {
+                self.first_score = Some(v);
+            }
+            if n == 0 || v > alpha {
+                if n > 0 {
+                    self.beaten = alpha;
+                }
+                best = v;
+                moves[..=n].rotate_right(1);
+                self.improved = n > 0;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            } else {
+                best = best.max(v);
+            }
+        }
+        let bound = if best >= hi {
+            Bound::Lower
+        } else if best <= lo {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(self.pos.hash(), Some(moves[0]), best, depth, bound);
+        pv_out.clear();
+        self.collect_pv(moves[0], pv_out);
+        Some(best)
+    }
+
+    /// The principal variation from the table, starting with `first`. A five and the block of the
+    /// opponent's only five are followed without the table: the search plays them before it stores
+    /// anything, so the table's line used to end at the first four.
+    pub(super) fn collect_pv(&mut self, first: usize, pv: &mut Vec<usize>) {
+        let mut played = 0;
+        let mut m = Some(first);
+        while let Some(i) = m {
+            if !self.pos.is_empty(i) || played >= 12 {
+                break;
+            }
+            pv.push(i);
+            self.pos.play(i);
+            played += 1;
+            let me = self.pos.side();
+            if self.pos.capture_rule().is_none() {
+                // A five of the side to move ends the line; a single five of the other side is blocked.
+                if let Some(&win) = five_points(&self.pos, me).first() {
+                    pv.push(win);
+                    break;
+                }
+                if self.pos.count(me.opp(), Class::Five) > 0 {
+                    m = match five_points(&self.pos, me.opp())[..] {
+                        [b] if self.pos.legal_for(b, me) => Some(b),
+                        _ => None,
+                    };
+                    continue;
+                }
+            }
+            m = self.tt.probe(self.pos.hash()).and_then(|e| e.mv);
+        }
+        for _ in 0..played {
+            self.pos.undo();
+        }
+    }
+}
