@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use common::{Json, game, position, read_data};
+use quincunx::eval::score::{WIN, WIN_THRESHOLD};
 use quincunx::game::board::{Board, Color};
 use quincunx::game::rules::{Rules, Verdict};
 use quincunx::player::timeman::Budget;
-use quincunx::player::{Limits, Player};
+use quincunx::player::{Limits, Player, Shortcut, Thought};
 use quincunx::search::SearchPlayer;
 
 fn limits(nodes: u64) -> Limits {
@@ -76,26 +77,35 @@ fn black_never_plays_a_renju_foul() {
     assert!(checked > 50);
 }
 
-/// The search's messages for `board` under freestyle with a node budget: (move, last "best" line).
-fn think_freestyle(board: &Board, nodes: u64) -> (String, String) {
+/// The search's answer for `board` under freestyle with a node budget: (move, the thought).
+fn think_freestyle(board: &Board, nodes: u64) -> (String, Thought) {
     think(board, 0, nodes)
 }
 
 /// The same under the Gomocup rule mask `rule`.
-fn think(board: &Board, rule: i64, nodes: u64) -> (String, String) {
+fn think(board: &Board, rule: i64, nodes: u64) -> (String, Thought) {
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
     let rules = Rules::from_mask(rule, 5).0;
     let t = player.think(board, &rules, &limits(nodes), &stop);
-    let best = t.messages.iter().rev().find(|m| m.starts_with("best")).cloned().unwrap_or_default();
-    (t.mv.expect("a move").notation(), best)
+    (t.mv.expect("a move").notation(), t)
+}
+
+/// Whether the thought claims a win (a proven score) for the side to move.
+fn claims_win(t: &Thought) -> bool {
+    t.score.is_some_and(|s| s >= WIN_THRESHOLD)
+}
+
+/// Whether the thought claims a loss for the side to move.
+fn claims_loss(t: &Thought) -> bool {
+    t.score.is_some_and(|s| s <= -WIN_THRESHOLD)
 }
 
 /// The search under `rule`, `moves` played, claims no win for the side to move (the cases below are
 /// positions of games where it claimed one that was not there).
 fn assert_no_win_claimed(rule: i64, moves: &str, nodes: u64) {
-    let (mv, best) = think(&game(15, moves), rule, nodes);
-    assert!(!best.contains("+W"), "no win: {mv} {best}");
+    let (mv, t) = think(&game(15, moves), rule, nodes);
+    assert!(!claims_win(&t), "no win: {mv} {t:?}");
 }
 
 /// Black threatens a VCF (g13, g15 forced, f12 ...) if white passes, but white's j10 starts threats
@@ -115,9 +125,9 @@ fn assert_no_win_claimed(rule: i64, moves: &str, nodes: u64) {
 #[test]
 fn a_counter_threat_beats_the_opponents_vcf() {
     let board = game(15, "h8i9h11h10g11g9i11j11f9f11h12g10f10e9i12i13g12j12g14");
-    let (mv, best) = think_freestyle(&board, 400_000);
-    assert_eq!(mv, "j10", "{best}");
-    assert!(best.contains("+W"), "white wins: {best}");
+    let (mv, t) = think_freestyle(&board, 400_000);
+    assert_eq!(mv, "j10", "{t:?}");
+    assert!(claims_win(&t), "white wins: {t:?}");
 }
 
 /// Black (to move) is better here (Rapfi +7 at j13, a counter-three); the search used to consider
@@ -125,8 +135,8 @@ fn a_counter_threat_beats_the_opponents_vcf() {
 #[test]
 fn a_counter_three_is_a_defence() {
     let board = game(15, "h8i8h11j9h7h9g10i9k9i10i11j11g8j10j12k10l10m10");
-    let (_, best) = think_freestyle(&board, 200_000);
-    assert!(!best.contains("-W"), "not lost: {best}");
+    let (_, t) = think_freestyle(&board, 200_000);
+    assert!(!claims_loss(&t), "not lost: {t:?}");
 }
 
 /// Black (to move) has no win here: after h9 white's g10 breaks black's fours (its blocks on the g
@@ -215,10 +225,10 @@ fn a_vct_win_reads_as_long_as_it_is() {
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
     let t = player.think(&board, &Rules::from_mask(0, 5).0, &limits(20_000), &stop);
-    assert_eq!(t.mv.map(|m| m.notation()).as_deref(), Some("j8"), "{:?}", t.messages);
-    let line = t.messages.iter().find_map(|m| m.strip_prefix("VCT win: ")).expect("a VCT win");
-    assert_eq!(line.split(' ').count(), 5, "{line}");
-    assert!(t.messages.iter().any(|m| m.starts_with("best j8 eval +W5 ")), "{:?}", t.messages);
+    assert_eq!(t.mv.map(|m| m.notation()).as_deref(), Some("j8"), "{t:?}");
+    let Some(Shortcut::Vct(line)) = &t.shortcut else { panic!("a VCT win: {t:?}") };
+    assert_eq!(line.len(), 5, "{line:?}");
+    assert_eq!(t.score, Some(WIN - 5), "a win in five plies");
 }
 
 /// Helper threads share the deepening: with three threads every depth reported is deeper than the one
@@ -232,12 +242,10 @@ fn helper_threads_report_ever_deeper_iterations() {
     let rules = Rules::from_mask(0, 5).0;
     let limits = Limits { max_depth: Some(7), max_nodes: None, threads: 3, ..limits(0) };
     let t = player.think(&board, &rules, &limits, &stop);
-    let depths: Vec<u32> =
-        t.messages.iter().filter_map(|m| m.strip_prefix("depth ")?.split(' ').next()?.parse().ok()).collect();
+    let depths: Vec<i32> = t.iterations.iter().map(|it| it.depth).collect();
     assert!(depths.windows(2).all(|w| w[0] < w[1]), "depths {depths:?}");
-    assert_eq!(depths.last(), Some(&7), "{:?}", t.messages);
-    let best = t.messages.last().expect("a best line");
-    assert!(best.ends_with("depth 7"), "{best}");
+    assert_eq!(depths.last(), Some(&7), "{t:?}");
+    assert_eq!(t.depth, 7);
     assert!(board.is_empty(t.mv.expect("a move")));
 }
 
@@ -252,8 +260,8 @@ fn helper_threads_report_ever_deeper_iterations() {
 fn caro_four_that_one_stone_stops_is_no_win() {
     let moves = "e8b8f8j8g8n2";
     assert_no_win_claimed(8, moves, 20_000);
-    let (mv, best) = think(&game(15, moves), 0, 20_000);
-    assert!(["d8", "h8"].contains(&mv.as_str()) && best.contains("+W"), "freestyle: {mv} {best}");
+    let (mv, t) = think(&game(15, moves), 0, 20_000);
+    assert!(["d8", "h8"].contains(&mv.as_str()) && claims_win(&t), "freestyle: {mv} {t:?}");
 }
 
 /// Caro: black's four c8-f8 is stopped at g8 or at h8 past it (then g8 makes `O X X X X X O`), and
@@ -268,7 +276,7 @@ fn caro_four_that_one_stone_stops_is_no_win() {
 /// ```
 #[test]
 fn caro_four_is_stopped_past_its_five() {
-    let (mv, best) = think(&game(15, "c8b8d8h9e8h10f8h11m2"), 8, 20_000);
-    assert_eq!(mv, "h8", "{best}");
-    assert!(best.contains("+W"), "white wins: {best}");
+    let (mv, t) = think(&game(15, "c8b8d8h9e8h10f8h11m2"), 8, 20_000);
+    assert_eq!(mv, "h8", "{t:?}");
+    assert!(claims_win(&t), "white wins: {t:?}");
 }

@@ -25,7 +25,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
 use crate::brain::engine::{Engine, GameVariant, Info};
-use crate::player::Thought;
+use crate::eval::score::score_text;
+use crate::game::board::Pos;
+use crate::player::{Shortcut, Thought};
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -632,8 +634,8 @@ impl<W: Write> Session<W> {
             self.message(&w)?;
         }
         self.warnings = std::mem::take(&mut self.later_warnings);
-        for m in &thought.messages {
-            self.message(m)?;
+        for m in thought_lines(thought) {
+            self.message(&m)?;
         }
         match self.engine.finish(thought) {
             Ok(p) => self.say(p.to_string())?,
@@ -641,6 +643,41 @@ impl<W: Write> Session<W> {
         }
         Ok(Flow::Continue)
     }
+}
+
+/// The `MESSAGE` lines that show how a move was found: the shortcut, each iteration, then the move
+/// with its score and depth.
+fn thought_lines(t: &Thought) -> Vec<String> {
+    let moves = |line: &[Pos]| line.iter().map(|p| p.notation()).collect::<Vec<_>>().join(" ");
+    let mv = t.mv.map_or("-".into(), |p| p.notation());
+    let mut lines = vec![];
+    match &t.shortcut {
+        None => {}
+        Some(Shortcut::Forced) => lines.push("forced move".into()),
+        Some(Shortcut::CaptureWin) => lines.push("capture win".into()),
+        Some(Shortcut::Vcf(line)) => lines.push(format!("VCF win: {}", moves(line))),
+        Some(Shortcut::Vct(line)) => lines.push(format!("VCT win: {}", moves(line))),
+        Some(Shortcut::Weight(w)) => lines.push(format!("weights: {mv} weight {w}")),
+    }
+    for it in &t.iterations {
+        lines.push(if it.partial {
+            format!("depth {} (partial) best {}", it.depth, it.best.notation())
+        } else {
+            format!(
+                "depth {} eval {} nodes {} nps {} time {:.0}ms pv {}",
+                it.depth,
+                score_text(it.score),
+                it.nodes,
+                it.nps,
+                it.time.as_secs_f64() * 1000.0,
+                moves(&it.pv)
+            )
+        });
+    }
+    if let Some(score) = t.score {
+        lines.push(format!("best {mv} eval {} depth {}", score_text(score), t.depth));
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::rules::{Rules, Verdict, winning_lines};
-use crate::player::{Limits, Player, Thought};
+use crate::player::{Limits, Player, Shortcut, Thought};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {
@@ -198,7 +198,9 @@ impl Player for WeightMatrix {
     /// One look at the matrix: no search, so no time is needed and the limits do not matter.
     fn think(&self, board: &Board, rules: &Rules, _limits: &Limits, _stop: &AtomicBool) -> Thought {
         match self.choose(board, rules) {
-            Some((p, w)) => Thought { mv: Some(p), messages: vec![format!("weights: {p} weight {w}")] },
+            Some((p, w)) => {
+                Thought { mv: Some(p), shortcut: Some(Shortcut::Weight(w)), ..Thought::default() }
+            }
             None => Thought::default(),
         }
     }

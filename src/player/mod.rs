@@ -7,6 +7,7 @@
 pub mod timeman;
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
@@ -27,11 +28,51 @@ pub struct Limits {
     pub memory: u64,
 }
 
-/// What a player answers: the move (none only on a full board) and lines worth showing the user.
-#[derive(Clone, Debug, Default)]
+/// One iteration of a search's deepening: complete, or cut by the clock (`partial`, which counts only
+/// when its best move beat the previous iteration's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    pub depth: i32,
+    /// From the side to move's view (see `eval::score`).
+    pub score: i32,
+    pub best: Pos,
+    /// The principal variation, `best` first (empty for a partial iteration).
+    pub pv: Vec<Pos>,
+    /// The main thread's nodes so far.
+    pub nodes: u64,
+    /// All threads' nodes a second so far.
+    pub nps: u64,
+    pub time: Duration,
+    pub partial: bool,
+}
+
+/// How a move was found without (or before) a search, when it was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shortcut {
+    /// The only move that does not lose at once.
+    Forced,
+    /// Pente: a capture that reaches the winning count.
+    CaptureWin,
+    /// A proven win by continuous fours: the line, both sides' moves, our five last.
+    Vcf(Vec<Pos>),
+    /// A proven win by threats (fours and threes): the line, both sides' moves, our five last.
+    Vct(Vec<Pos>),
+    /// The weight-matrix player's choice and its weight.
+    Weight(i64),
+}
+
+/// What a player answers: the move (none only on a full board) and how it was found, as values (the
+/// protocol and `play` turn them into text).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Thought {
     pub mv: Option<Pos>,
-    pub messages: Vec<String>,
+    /// The move's score from the side to move's view, for players that score moves.
+    pub score: Option<i32>,
+    /// The depth the score comes from (0: a shortcut).
+    pub depth: i32,
+    pub shortcut: Option<Shortcut>,
+    /// The search's iterations in the order they ended.
+    pub iterations: Vec<Iteration>,
 }
 
 /// A way of choosing moves. Players get a copy of the position and must return by `limits.budget.hard`

@@ -39,13 +39,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::eval::position::Position;
-use crate::eval::score::{WIN, WIN_THRESHOLD, evaluate, score_text};
+use crate::eval::score::{WIN, WIN_THRESHOLD, evaluate};
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
 use crate::game::pattern::Patterns;
 use crate::game::rules::{Rules, Variant};
-use crate::player::{Limits, Player, Thought};
+use crate::player::{Iteration, Limits, Player, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
     Solver, ThreatLimits, block_point, defences, five_point_near, five_points, five_stops, fives_around,
@@ -236,14 +236,13 @@ impl Player for SearchPlayer {
             progress: None,
         };
         let out = run(board, &setup);
-        let mut messages = out.messages;
-        messages.push(format!(
-            "best {} eval {} depth {}",
-            out.mv.map_or("-".into(), |p| p.notation()),
-            score_text(out.score),
-            out.depth
-        ));
-        Thought { mv: out.mv, messages }
+        Thought {
+            mv: out.mv,
+            score: Some(out.score),
+            depth: out.depth,
+            shortcut: out.shortcut,
+            iterations: out.iterations,
+        }
     }
 
     fn prepare(&self, rules: &Rules) {

@@ -10,7 +10,9 @@ pub struct Outcome {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
-    pub messages: Vec<String>,
+    pub shortcut: Option<Shortcut>,
+    /// The iterations in the order they ended.
+    pub iterations: Vec<Iteration>,
 }
 
 /// The deepest completed iteration of any thread: its depth, best move, score and principal variation.
@@ -45,21 +47,35 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let (tt, limits, max_depth, threads, stop, use_vct) =
         (*tt, *limits, *max_depth, *threads, *stop, *use_vct);
     let started = Instant::now();
-    let mut messages = vec![];
+    let mut iterations = vec![];
     let mut pos = Position::new(board, Arc::clone(pats));
     let me = pos.side();
     let opp = me.opp();
     let pos_of = |pos: &Position, i: usize| pos.pos_of(i);
     // Step 1. Forced answers.
     if let Some(&f) = five_points(&pos, me).first() {
-        return Outcome { mv: Some(pos_of(&pos, f)), score: WIN - 1, depth: 0, nodes: 0, messages };
+        return Outcome {
+            mv: Some(pos_of(&pos, f)),
+            score: WIN - 1,
+            depth: 0,
+            nodes: 0,
+            shortcut: None,
+            iterations,
+        };
     }
     let pente = pos.capture_rule().is_some();
     if let Some(rule) = pos.capture_rule() {
         let need = (rule.to_win as u32).saturating_sub(pos.captured(me));
         if let Some(&(m, _)) = pos.capture_moves(me).iter().find(|&&(_, n)| n >= need) {
-            messages.push("capture win".into());
-            return Outcome { mv: Some(pos_of(&pos, m)), score: WIN - 1, depth: 0, nodes: 0, messages };
+            let shortcut = Some(Shortcut::CaptureWin);
+            return Outcome {
+                mv: Some(pos_of(&pos, m)),
+                score: WIN - 1,
+                depth: 0,
+                nodes: 0,
+                shortcut,
+                iterations,
+            };
         }
     }
     // (In Pente a five can also be met by a capture: the search decides.)
@@ -67,7 +83,14 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     // Caro: the five points may have several stops (see `threat::five_stops`); the search picks one.
     let caro_stops = (!opp_fives.is_empty() && stops_off_the_point(&pos)).then(|| five_stops(&pos));
     if let Some(&[b]) = caro_stops.as_deref() {
-        return Outcome { mv: Some(pos_of(&pos, b)), score: 0, depth: 0, nodes: 0, messages };
+        return Outcome {
+            mv: Some(pos_of(&pos, b)),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            shortcut: None,
+            iterations,
+        };
     }
     if !opp_fives.is_empty() && caro_stops.as_ref().is_none_or(|s| s.is_empty()) {
         // Block the five (one of them if there are several: the game is lost then anyway). When every
@@ -81,7 +104,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         });
         let mv = mv.unwrap_or(opp_fives[0]);
         let score = if opp_fives.len() == 1 && opp_fives[0] == mv { 0 } else { -(WIN - 2) };
-        return Outcome { mv: Some(pos_of(&pos, mv)), score, depth: 0, nodes: 0, messages };
+        return Outcome { mv: Some(pos_of(&pos, mv)), score, depth: 0, nodes: 0, shortcut: None, iterations };
     }
     let shared_nodes = AtomicU64::new(0);
     let mut nodes = 0;
@@ -106,14 +129,13 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         let mut solver =
             Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
         if let Some(line) = solver.vcf(&mut pos, 16) {
-            let text: Vec<String> = line.iter().map(|&i| pos.pos_of(i).notation()).collect();
-            messages.push(format!("VCF win: {}", text.join(" ")));
             return Outcome {
                 mv: Some(pos_of(&pos, line[0])),
                 score: WIN - line.len() as i32,
                 depth: 0,
                 nodes: solver.nodes,
-                messages,
+                shortcut: Some(Shortcut::Vcf(line.iter().map(|&i| pos.pos_of(i)).collect())),
+                iterations,
             };
         }
         nodes += solver.nodes;
@@ -122,15 +144,14 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         let mut solver =
             Solver::new(ThreatLimits { max_nodes: budget_nodes(60_000), stop, deadline: deadline(5) });
         if let Some(line) = solver.vct(&mut pos, 7) {
-            let text: Vec<String> = line.iter().map(|&i| pos.pos_of(i).notation()).collect();
-            messages.push(format!("VCT win: {}", text.join(" ")));
             return Outcome {
                 mv: Some(pos_of(&pos, line[0])),
                 // The line holds both sides' moves, the last our five: its length is the win's.
                 score: WIN - line.len() as i32,
                 depth: 0,
                 nodes: nodes + solver.nodes,
-                messages,
+                shortcut: Some(Shortcut::Vct(line.iter().map(|&i| pos.pos_of(i)).collect())),
+                iterations,
             };
         }
         nodes += solver.nodes;
@@ -172,7 +193,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             score: 0,
             depth: 0,
             nodes,
-            messages: vec!["forced move".into()],
+            shortcut: Some(Shortcut::Forced),
+            iterations,
         };
     }
     let done = AtomicBool::new(false);
@@ -237,10 +259,17 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                     && completed.load(Ordering::Relaxed) < depth
                 {
                     result = (root_moves[0], score, depth - 1);
-                    messages.push(format!(
-                        "depth {depth} (partial) best {}",
-                        w.pos.pos_of(root_moves[0]).notation()
-                    ));
+                    let elapsed = started.elapsed();
+                    iterations.push(Iteration {
+                        depth,
+                        score,
+                        best: w.pos.pos_of(root_moves[0]),
+                        pv: vec![],
+                        nodes: w.nodes,
+                        nps: nodes_per_second(w.nodes, elapsed),
+                        time: elapsed,
+                        partial: true,
+                    });
                 } else {
                     // A helper may have completed a deeper iteration since the last one taken here.
                     let p = published.lock().unwrap_or_else(PoisonError::into_inner);
@@ -277,20 +306,20 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
                 root_moves[..=k].rotate_right(1);
             }
-            let elapsed = started.elapsed().as_secs_f64().max(1e-6);
+            let elapsed = started.elapsed();
             // The main thread's own nodes, and the helpers' share of the shared count (it counted the
             // main thread's too: added to `w.nodes` whole, the rate came out twice too high).
             let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed).saturating_sub(w.counted);
-            let pv_text: Vec<String> = p.pv.iter().map(|&i| w.pos.pos_of(i).notation()).collect();
-            messages.push(format!(
-                "depth {} eval {} nodes {} nps {:.0} time {:.0}ms pv {}",
-                p.depth,
-                score_text(p.score),
-                w.nodes,
-                all_nodes as f64 / elapsed,
-                elapsed * 1000.0,
-                pv_text.join(" ")
-            ));
+            iterations.push(Iteration {
+                depth: p.depth,
+                score: p.score,
+                best: w.pos.pos_of(p.mv),
+                pv: p.pv.iter().map(|&i| w.pos.pos_of(i)).collect(),
+                nodes: w.nodes,
+                nps: nodes_per_second(all_nodes, elapsed),
+                time: elapsed,
+                partial: false,
+            });
             // A win the search claims is believed only once deeper iterations repeat it: a shallow
             // one prunes the loser's counterplay (the best few quiet moves near the horizon may miss
             // its own fours), and such claims ended the deepening at depth 2 or 3 and lost games
@@ -315,5 +344,10 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         helper_stop.store(true, Ordering::Relaxed);
     });
     let (best, score, depth) = result;
-    Outcome { mv: Some(pos.pos_of(best)), score, depth, nodes, messages }
+    Outcome { mv: Some(pos.pos_of(best)), score, depth, nodes, shortcut: None, iterations }
+}
+
+/// Nodes a second, rounded (the clock's first microsecond counts as one).
+fn nodes_per_second(nodes: u64, elapsed: std::time::Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-6)).round() as u64
 }
