@@ -110,19 +110,10 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let mut nodes = 0;
     // Step 2. Threat solvers.
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
-    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth. Only
-    // here: a VCT probe inside the tree (at calm nodes five or seven plies or more from the horizon,
-    // 100 or 300 solver nodes each) found fewer of the 66 long wins at 300 ms (2-4 against 6) and
-    // reached no deeper (10.7-11.4 plies on average against 11.4; Strength, "Thirty-third session").
-    // Nor would a larger root VCT pay: given 12 threats and 3,000,000 nodes it proves 13 of those 66
-    // wins, in 0.2 to 10 s each (Strength, "Thirty-fourth session"). Nor a check that the move chosen
-    // leaves the opponent no VCF: of our moves in 320 games against Rapfi that left it a VCF some other
-    // move would have stopped (36), the search at 300 ms called 32 positions lost already and rated the
-    // other 4 at -444 to -713 (Strength, "Forty-first session"). Nor a smaller one: the VCT given a tenth
-    // of the hard limit scored 145.5-174.5 of 320 freestyle games against Rapfi at 300 ms (45.5%), and no
-    // root VCT at all 144.5-175.5 (45.2%), the same as a fifth (45.2% over 640): at 300 ms neither its
-    // proofs nor the time they take decide games (Strength, "Forty-seventh session"). It stays: what it
-    // proves is exact and answered at once.
+    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth, at the
+    // root only. What they prove is exact and played at once; a VCT inside the tree found fewer long
+    // wins, and a smaller, larger or no root VCT scored the same against Rapfi at 300 ms (45.2-45.5%
+    // of 320-640 games): see docs/strength.md, Ideas tried.
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     // (The solvers know no captures: Pente goes straight to the search.)
     if !pente {
@@ -184,9 +175,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             }
         }
     };
-    // A forced answer is played at once. Spending the turn on the position after it instead (a turn's
-    // unspent time is lost, and the table would hold that tree when the opponent has moved) scored
-    // 39.8% against Rapfi at 300 ms, no better: about one answer in twenty is forced.
+    // A forced answer is played at once: thinking on about the position after it was no better
+    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced.
     if root_moves.len() == 1 {
         return Outcome {
             mv: Some(pos_of(&pos, root_moves[0])),
@@ -294,14 +284,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             if let Some(tell) = progress {
                 tell(p.depth, w.pos.pos_of(p.mv), p.score);
             }
-            // No check that the best move leaves the opponent no VCT: each iteration's new best move given
-            // to the VCT solver (8 threats, at most 20,000 solver nodes a move) and, when it found the
-            // opponent a win, dropped with the deepening begun again scored 124-196 of 320 freestyle
-            // games against Rapfi at 300 ms (38.8%), with 60,000 nodes 35.3% of 163, and with 5,000 and
-            // only while the score was above -300 36.9% of 320; the search without it 40.3% over 5760
-            // (Strength, "Forty-third session"). Of 36 positions of lost games probed at 300 ms, it
-            // refuted moves in 11, of which the search then called 8 lost and rated 2 below -500: the
-            // VCTs it finds come when the game is already gone, and its nodes are time lost elsewhere.
+            // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
+            // 300 ms with one, 40.3% without): the VCTs it finds come when the game is already gone.
             // The next iteration starts from the deepest best move.
             if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
                 root_moves[..=k].rotate_right(1);
@@ -321,15 +305,9 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                 partial: false,
             });
             // A win the search claims is believed only once deeper iterations repeat it: a shallow
-            // one prunes the loser's counterplay (the best few quiet moves near the horizon may miss
-            // its own fours), and such claims ended the deepening at depth 2 or 3 and lost games
-            // against Rapfi (the solvers' proofs above are exact and return at once). A claimed loss
-            // never ends it: the same pruning makes false losses, and only a deeper look finds the
-            // defence it hid (when there is none, the deeper look costs a lost game nothing). Against
-            // Rapfi at 300 ms (our answers 164-170 ms on average instead of 151): 144.5-175.5 and
-            // 131.5-188.5 of 320, 43.1% over 640 against 41.5% over 1440 with the loss claims: no
-            // worse within the noise, and kept for the reason above. Renju 43.4% of 160 (42.2% before);
-            // exact five 130-190 over 320 (40.6%), af159bf's search alongside 127.5-192.5 (39.8%).
+            // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
+            // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
+            // finds the defence it hid (43.1% of 640 against Rapfi at 300 ms, 41.5% with loss claims).
             claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
             if claims >= CLAIM_ITERATIONS {
                 break;

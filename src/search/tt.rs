@@ -39,10 +39,8 @@ const NO_MOVE: u64 = 0xFFFF;
 impl Tt {
     /// A table of at most `bytes` bytes (rounded down to a power of two slots, at least 1024).
     ///
-    /// Ordinary pages: the table on 2 MB boundaries with `madvise(MADV_HUGEPAGE)` (as Rapfi has it; the
-    /// `libc` crate for the call) got huge pages from the kernel but ran `bench 12` no faster on a
-    /// 2-core machine (1.17-1.56 s of user time either way, five alternating runs), too little to
-    /// pay for a dependency (README, Strength, "Thirty-sixth session").
+    /// Ordinary pages: huge pages (`madvise(MADV_HUGEPAGE)`, as Rapfi has it) ran `bench 12` no faster
+    /// on 2 cores, too little to pay for the `libc` dependency.
     pub fn new(bytes: u64) -> Tt {
         let want = (bytes / 16).max(1024);
         let n = 1usize << (63 - want.leading_zeros()) as usize;
@@ -120,11 +118,8 @@ impl Tt {
             let old_depth = ((old >> 32) & 0xFF) as u8 as i8 as i32;
             let old_gen = (old >> 42) & 63;
             let same_key = slot[0].load(Ordering::Relaxed) ^ old == key;
-            // The same position always takes the newer result, however shallow: Rapfi keeps a deeper
-            // entry of this search unless the new one is exact or nearly as deep, and that rule (a
-            // non-exact store skipped two plies or more below the entry) scored 136-184 of 320
-            // freestyle games against Rapfi at 300 ms (42.5%), the table as it is 45.2% over 640
-            // (README, Strength, "Forty-sixth session").
+            // The same position always takes the newer result, however shallow (Rapfi's rule of
+            // keeping a deeper entry: 42.5% of 320 against Rapfi, 300 ms, where this scored 45.2%).
             if old_gen == generation && !same_key && depth < old_depth {
                 return;
             }
