@@ -63,25 +63,23 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// waiting side's is worth about half of that. A cell where the mover has an open four point never
 /// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
 ///
-/// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a position,
-/// `sigmoid(eval / 200)`; its classical model in fact converts with 250, and searched, our evaluations spread
-/// half as wide as Rapfi's: see `search::evaluate`) on quiet positions (no open-four point for the mover, no
-/// five point for the waiter) of freestyle games, ours against the ladder. Shape and class terms are the
-/// third fit's (17369 positions); the pair terms and the constant were fitted over them on 32000 positions of
-/// later ladder games, a win or loss Rapfi found counted as eval +-800 (without those, 37% of the positions,
-/// or with a penalty on large terms, the fit keeps the four-three points cheap, and such evaluations won a
-/// fifth of the games in self-play though they predicted Rapfi better). Shape and class terms are collinear
-/// (an open-four shape makes an open-four class), so single terms may look odd; their sums are what was
-/// fitted.
+/// Fitted, not guessed (+37 ± 34 Elo over the weight-matrix sum, 100 ms self-play): a logistic
+/// regression of Rapfi's win rate (classical weights, 100 ms a position, `sigmoid(eval / 200)`; its
+/// classical model in fact converts with 250, and searched, our evaluations spread half as wide as
+/// Rapfi's: see `search::evaluate`) on quiet positions (no open-four point for the mover, no five point
+/// for the waiter) of freestyle games against the ladder's engines. Shape and class terms come from
+/// 17369 positions; the pair terms and the constant are fitted over them on 32000, a win or loss Rapfi
+/// found counted as eval ±800: without those (37% of the positions), or with a penalty on large terms,
+/// the fit keeps the four-three points cheap, and such evaluations win a fifth of the games in self-play
+/// though they predict Rapfi better. Shape and class terms are collinear (an open-four shape makes an
+/// open-four class), so single terms may look odd; their sums are what was fitted.
 ///
-/// Rapfi's static evaluation, not its search, does predict the games better than these terms (on quiet
-/// positions of our games against it, held-out log-loss of the result 0.507 against 0.524, where the side to
-/// move and which engine it is give 0.589), yet copying it plays worse. A value per combination of four
-/// shapes and role, the threat term and the constant fitted to Rapfi's static evaluation at our spread (a
-/// ridge towards these terms) raised the correlation with it from 0.87 to 0.94 and scored 38.4% of 320 games
-/// against Rapfi at 300 ms; fitted on the search's leaves as well, 36.2%; fitted to the results of those
-/// games (Texel's tuning), 31.9%, where these terms score about 41% (perhaps because they and the search's
-/// margins were tuned together; README, Strength, "Thirty-eighth session").
+/// Rapfi's static evaluation predicts the games better than these terms (held-out log-loss of the
+/// result 0.507 against 0.524 on quiet positions of our games against it), yet copying it plays worse:
+/// a value per combination of four shapes and role fitted to it scores 38.4% of 320 games against Rapfi
+/// at 300 ms, fitted on the search's leaves as well 36.2%, fitted to the games' results (Texel) 31.9%,
+/// where these terms score 41.2%, perhaps because they and the search's margins were tuned together
+/// (see docs/strength.md, Ideas tried).
 const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
 const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
 const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
@@ -105,8 +103,9 @@ const EVAL_PAIR_MOVER: [i32; Shape::COUNT * Shape::COUNT] = [
         0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
 ];
 /// The double-four row repeats the open-four row (both make the cell an open-four point of the
-/// waiting side): fitted on the few positions that had one, it rated the opponent's double-four point
-/// +185 points for the side to move, where an open-four point is -146.
+/// waiting side): fitted on the few positions that have one, it rates the opponent's double-four point
+/// +185 points for the side to move, where an open-four point is -146 (+6 ± 24 Elo, 800 games of 100 ms
+/// self-play).
 #[rustfmt::skip]
 const EVAL_PAIR_WAITER: [i32; Shape::COUNT * Shape::COUNT] = [
         0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
@@ -131,7 +130,8 @@ pub const EVAL_BIAS: i64 = -174;
 /// and three points). The cell terms are linear, so two threat points count twice, yet who has the
 /// initiative is a yes or no: Rapfi's classical evaluation adds such a table. Fitted over the terms
 /// above (kept as they were) to Rapfi's rating (200 ms a position) of 16000 quiet positions from our
-/// games against it, with a ridge of sigma 400; held-out log-loss 0.545 without it, 0.535 with it.
+/// games against it, with a ridge of sigma 400; held-out log-loss 0.545 without it, 0.535 with it
+/// (+67 ± 33 Elo, 100 ms self-play; 37.1% of 960 games against Rapfi at 100 ms, 34.6% without).
 /// Combinations never seen stay zero.
 #[rustfmt::skip]
 const THREAT_EVAL: [i16; 512] = [
@@ -173,7 +173,8 @@ const WEIGHT: usize = 0;
 const MOVER: usize = 1;
 const WAITER: usize = 2;
 
-/// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
+/// The board and everything the search reads of it at a node, kept up to date by `play` and `undo`
+/// (see the module doc for the invariants).
 #[derive(Clone, Debug)]
 pub struct Position {
     pub width: usize,
@@ -181,6 +182,7 @@ pub struct Position {
     stride: usize,
     pad: usize,
     cells: Vec<u8>,
+    /// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
     dirs: [isize; 4],
     /// Window keys per cell and direction, kept for every cell (stones too) so an emptied cell needs
     /// no recomputation: a move changes one digit of each key on its lines. `[0]` is black's key;
@@ -193,7 +195,7 @@ pub struct Position {
     /// cell (summing the terms per cell, with the branches that find its two strongest lines, cost
     /// more than the larger table, which still fits the second-level cache). A table half the size
     /// (16-bit terms and the prior's in a table apart: 8-byte entries, 166 KB instead of 415) ran no
-    /// faster: `bench 12` 865k against 877k nodes/s, though the class load is the refresh's hottest.
+    /// faster (`bench 12` 865k against 877k nodes/s), though the class load is the refresh's hottest.
     combo: [&'static [ComboEntry]; 2],
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
@@ -491,17 +493,14 @@ impl Position {
     /// The fitted evaluation (tenths of a point) from the side to move's view: its cells' terms as the
     /// mover, the other side's as the waiting side, the threat term, and the constant.
     ///
-    /// The threat term weighs as fitted: half as much again (who holds the initiative counting for
-    /// more; 18% more `bench 10` nodes) scored 39.5% of 320 games against Rapfi at 300 ms, the
-    /// evaluation as it is 41.6% the same day (README, Strength, "Thirty-sixth session"); two thirds of
-    /// it 41.4% (README, Strength, "Thirty-seventh session"): the fitted weight is as good as either.
+    /// The threat term weighs as fitted, which is as good as more or less of it: half as much again
+    /// (18% more `bench 10` nodes) scores 39.5% and two thirds of it 41.4% of 320 games against Rapfi
+    /// at 300 ms, the fitted weight 41.6%.
     ///
-    /// The cell terms are this position's alone. Rapfi's classical evaluation takes the mean of its cell
-    /// values in this position and in the one before; here the mover and waiter terms averaged with the
-    /// previous position's, seen from the same side, the threat term and the constant as they are, scored
-    /// 35.8% of 320 freestyle games against Rapfi at 300 ms, the evaluation as it is 40.3% over 5760 (README,
-    /// Strength, "Fortieth session"): our terms were fitted with the side to move in them, perhaps why such
-    /// an average does not suit them.
+    /// The cell terms are this position's alone: averaged with the previous position's, seen from the
+    /// same side, as Rapfi's classical evaluation does with its cell values, they lose 16 Elo in 100 ms
+    /// self-play and score 35.8% of 320 games against Rapfi at 300 ms, these 40.3% of 5760; our terms
+    /// were fitted with the side to move in them, perhaps why such an average does not suit them.
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();
@@ -530,8 +529,7 @@ impl Position {
 
     /// Whether a cell is near stones (within two steps): where moves are looked for. Rapfi's classical
     /// configuration looks further (three steps, four along a line), yet of 19,428 moves it played
-    /// against us 5 lay three steps from every stone and none further (README, Strength, "Thirty-first
-    /// session").
+    /// against us 5 lay three steps from every stone and none further.
     #[inline]
     pub fn is_near(&self, i: usize) -> bool {
         self.near[i] > 0
@@ -798,11 +796,10 @@ impl Position {
     }
 
     /// Adds `delta` to the `near` count of every cell in the 5x5 square around `i` (the candidates).
-    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps) came level in self-play
-    /// (README, Players) and scored 114.5-205.5 of 320 freestyle games against Rapfi at 300 ms (35.8%;
-    /// 13% more `bench` nodes), the search with this square 40.3% over 5760 (Strength, "Forty-third
-    /// session"): the prior picks the few quiet moves searched, and the cells further out only add
-    /// work.
+    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps; 13% more `bench` nodes) is
+    /// −12 ± 34 Elo in 100 ms self-play and scores 35.8% of 320 games against Rapfi at 300 ms, this
+    /// square 40.3% of 5760: the prior picks the few quiet moves searched, and cells further out only
+    /// add work.
     fn bump_near(&mut self, i: usize, delta: i8) {
         let s = self.stride as isize;
         for dy in -2isize..=2 {
@@ -1076,17 +1073,12 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
         return [0; 3];
     }
     // Renju black's possible double-three foul takes the double three's class terms: the fits saw
-    // freestyle positions only, where no cell has this class, and its zero terms valued such a cell
-    // far above a double three for the waiting side (+93 against -51 points with its lines' terms).
-    // Renju self-play, 100 ms, 800 games: 413-387 (+11 ± 24) against the zero terms; terms of zero
-    // for the whole cell, as for a certain foul: 200.5-199.5 of 400. Renju terms of their own (per
-    // colour and role a correction for each class, shape and pair, the threat term per colour), fitted
-    // to Rapfi's ratings of 9443 renju positions (held-out log-loss 0.664 to 0.603), played worse
-    // against Rapfi in renju: 34.1% of 320 games, and 35.8% with a ridge ten times as tight, where
-    // these scored 41.1% the same day, the loss all as black (README, Strength, "Thirty-fifth session").
-    // Zero terms for this class, as for a certain foul, against Rapfi in renju at 300 ms: 45.0% and
-    // 44.2% of 320 (44.6% over 640), where these score 42.9% over 2240: within the noise (README,
-    // Strength, "Thirty-ninth session").
+    // freestyle positions only, where no cell has this class, and zero class terms value such a cell
+    // far above a double three for the waiting side (+93 against -51 points with its lines' terms)
+    // (+11 ± 24 Elo, 800 games of renju self-play at 100 ms). Zero terms for the whole cell, as for a
+    // certain foul, are within the noise (44.6% of 640 renju games against Rapfi at 300 ms, these
+    // 42.9% of 2240); renju terms of their own, fitted to Rapfi's ratings of 9443 renju positions,
+    // play worse (34.1% of 320, these 41.1%; see docs/strength.md, Ideas tried).
     let as_class = if class == Class::MaybeForbidden { Class::F3x2 } else { class };
     let mut t = CLASS_TERMS[as_class as usize];
     for x in s {
