@@ -151,7 +151,7 @@ impl Position {
     pub fn new(board: &Board, pats: Arc<Patterns>) -> Position {
         // The margin of walls around the board: the line windows reach `half` cells out, the candidate
         // square two, and the narrow VCF looks four cells along each line from its last four
-        // (`threat::vcf_candidates`), which under four or three in a row reached past a smaller one.
+        // (`threat::vcf_candidates`), which under four or three in a row would reach past a smaller one.
         let pad = pats.half.max(4);
         let (w, h) = (board.width(), board.height());
         let stride = w + 2 * pad;
@@ -192,62 +192,9 @@ impl Position {
             pente: matches!(pats.rules.variant, Variant::Pente { .. }),
             pats,
         };
-        for y in 0..h {
-            for x in 0..w {
-                let i = pos.index(Pos::new(x, y));
-                pos.cells[i] = EMPTY;
-            }
-        }
         // Stones first (quietly), then every cell's patterns from scratch.
-        // (After captures a point may be in the history twice, or hold no stone: the board says.)
-        for &p in board.history() {
-            let i = pos.index(p);
-            let c = match board.get(p) {
-                Cell::Stone(c) if pos.cells[i] == EMPTY => c,
-                _ => continue,
-            };
-            pos.cells[i] = c.index() as u8;
-            pos.hash ^= zobrist(i, c.index());
-            pos.bump_near(i, 1);
-            pos.history.push(i);
-        }
-        for p in board.points() {
-            if board.get(p) == Cell::Wall {
-                let i = pos.index(p);
-                pos.cells[i] = WALL;
-            }
-        }
-        pos.board = board.clone();
-        pos.board.set_capture(pos.capture);
-        for c in [Color::Black, Color::White] {
-            pos.captured[c.index()] = board.captured(c) as u32;
-            pos.hash ^= capture_key(c.index(), pos.captured[c.index()]);
-        }
-        pos.side = board.side_to_move();
-        if pos.side == Color::White {
-            pos.hash ^= SIDE_KEY;
-        }
-        let half = pos.pats.half as isize;
-        let radix = pos.pats.radix;
-        pos.digit_weight = (-half..=half)
-            .map(|o| match o {
-                0 => 0,
-                o if o < 0 => radix.pow((o + half) as u32),
-                o => radix.pow((o + half - 1) as u32),
-            })
-            .collect();
-        // Keys of every cell whose window stays inside the padded array.
-        let margin = half as usize * (stride + 1);
-        for i in margin..n.saturating_sub(margin) {
-            for c in 0..2 {
-                for d in 0..4 {
-                    pos.keys[i][c][d] = pos.compute_key(i, c, d);
-                }
-            }
-            for d in 0..4 {
-                pos.keys[i][1][d] = pos.keys[i][1][d].wrapping_add(pos.keys[i][0][d]);
-            }
-        }
+        pos.place_board(board);
+        pos.fill_keys();
         for i in 0..n {
             if pos.cells[i] == EMPTY {
                 pos.refresh_all_dirs(i);
@@ -256,6 +203,45 @@ impl Position {
         // No move will take the starting classes back.
         pos.toggled.clear();
         pos
+    }
+
+    /// Copies in `board`'s cells, stones, walls, captures and side to move, with their hash and the
+    /// candidate counts; no shapes yet.
+    fn place_board(&mut self, board: &Board) {
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let i = self.index(Pos::new(x, y));
+                self.cells[i] = EMPTY;
+            }
+        }
+        // After captures a point may be in the history twice, or hold no stone: the board says.
+        for &p in board.history() {
+            let i = self.index(p);
+            let c = match board.get(p) {
+                Cell::Stone(c) if self.cells[i] == EMPTY => c,
+                _ => continue,
+            };
+            self.cells[i] = c.index() as u8;
+            self.hash ^= zobrist(i, c.index());
+            self.bump_near(i, 1);
+            self.history.push(i);
+        }
+        for p in board.points() {
+            if board.get(p) == Cell::Wall {
+                let i = self.index(p);
+                self.cells[i] = WALL;
+            }
+        }
+        self.board = board.clone();
+        self.board.set_capture(self.capture);
+        for c in [Color::Black, Color::White] {
+            self.captured[c.index()] = board.captured(c) as u32;
+            self.hash ^= capture_key(c.index(), self.captured[c.index()]);
+        }
+        self.side = board.side_to_move();
+        if self.side == Color::White {
+            self.hash ^= SIDE_KEY;
+        }
     }
 
     #[inline]

@@ -115,6 +115,32 @@ impl Position {
         }
     }
 
+    /// The digit weights, and the window keys of every cell whose window stays inside the padded
+    /// array, read from the cells.
+    pub(super) fn fill_keys(&mut self) {
+        let half = self.pats.half as isize;
+        let radix = self.pats.radix;
+        self.digit_weight = (-half..=half)
+            .map(|o| match o {
+                0 => 0,
+                o if o < 0 => radix.pow((o + half) as u32),
+                o => radix.pow((o + half - 1) as u32),
+            })
+            .collect();
+        let n = self.cells.len();
+        let margin = half as usize * (self.stride + 1);
+        for i in margin..n.saturating_sub(margin) {
+            for c in 0..2 {
+                for d in 0..4 {
+                    self.keys[i][c][d] = self.compute_key(i, c, d);
+                }
+            }
+            for d in 0..4 {
+                self.keys[i][1][d] = self.keys[i][1][d].wrapping_add(self.keys[i][0][d]);
+            }
+        }
+    }
+
     /// The window key of cell `i` for colour `c` on line `d`, read from the cells.
     pub(super) fn compute_key(&self, i: usize, c: usize, d: usize) -> u32 {
         let half = self.pats.half as isize;
