@@ -425,54 +425,34 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
-            v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
-        }
         match a.as_str() {
-            "--engine" => {
-                let command = split_command(&value()?).map_err(anyhow::Error::msg)?;
-                let name = std::path::Path::new(&command[0])
-                    .file_name()
-                    .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
-                engines.push(EngineSpec { name, command });
-            }
+            "--engine" => engines.push(engine_spec(&value()?)?),
             "--name" => {
                 let v = value()?;
                 engines.last_mut().context("--name must follow an --engine")?.name = v;
             }
             "--gauntlet" => gauntlet = true,
-            "--rule" => rule = num(a, &value()?)?,
+            "--rule" => rule = parse_num(a, &value()?)?,
             "--variant" => variant = Some(value()?.to_ascii_lowercase()),
-            "--line-length" => line = num(a, &value()?)?,
-            "--size" => {
-                let v = value()?;
-                let (w, h) = match v.split_once(['x', 'X', ',']) {
-                    Some((w, h)) => (num(a, w)?, num(a, h)?),
-                    None => {
-                        let n = num(a, &v)?;
-                        (n, n)
-                    }
-                };
-                game.width = w;
-                game.height = h;
-            }
-            "--turn" => game.turn_ms = num(a, &value()?)?,
-            "--game" => game.game_ms = num(a, &value()?)?,
-            "--tolerance" => game.tolerance_ms = num(a, &value()?)?,
-            "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
-            "--memory" => game.max_memory = num(a, &value()?)?,
+            "--line-length" => line = parse_num(a, &value()?)?,
+            "--size" => (game.width, game.height) = parse_size(a, &value()?)?,
+            "--turn" => game.turn_ms = parse_num(a, &value()?)?,
+            "--game" => game.game_ms = parse_num(a, &value()?)?,
+            "--tolerance" => game.tolerance_ms = parse_num(a, &value()?)?,
+            "--start-timeout" => game.start_timeout_ms = parse_num(a, &value()?)?,
+            "--memory" => game.max_memory = parse_num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
-            "--games" => cfg_games = num(a, &value()?)?,
+            "--games" => cfg_games = parse_num(a, &value()?)?,
             "--openings" => {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
                 openings = parse_openings(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
             }
-            "--random" => shuffle_seed = Some(num(a, &value()?)?),
-            "--concurrency" => concurrency = num(a, &value()?)?,
+            "--random" => shuffle_seed = Some(parse_num(a, &value()?)?),
+            "--concurrency" => concurrency = parse_num(a, &value()?)?,
             "--sprt" => sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
-            "--max-stones" => game.max_stones = num(a, &value()?)?,
-            "--pause" => game.pause_ms = num(a, &value()?)?,
+            "--max-stones" => game.max_stones = parse_num(a, &value()?)?,
+            "--pause" => game.pause_ms = parse_num(a, &value()?)?,
             "--psq" => psq_dir = Some(PathBuf::from(value()?)),
             "--sgf" => sgf = Some(PathBuf::from(value()?)),
             "--quiet" => progress = false,
@@ -488,32 +468,9 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     if engines.len() < 2 {
         bail!("a match needs at least two --engine");
     }
-    let (rules, warning) = Rules::from_mask(rule, line);
-    if let Some(w) = warning {
-        bail!("{w}");
-    }
-    game.rules = match variant.as_deref() {
-        None | Some("gomoku") => rules,
-        Some(v) => match Rules::named(v) {
-            // --line-length applies to freestyle and exact five, as with --rule (Rules::named gives five).
-            Some(named) if matches!(named.variant, Variant::Freestyle | Variant::Exact) => {
-                Rules { line: rules.line, ..named }
-            }
-            Some(named) => named,
-            None => {
-                bail!("unknown variant '{v}' ({}, or gomoku: the game --rule names)", GAME_NAMES.join(", "))
-            }
-        },
-    };
+    game.rules = match_rules(rule, line, variant.as_deref())?;
     if game.max_stones == 0 {
-        let cells = game.width * game.height;
-        game.max_stones = match game.rules.variant {
-            // Gomocup stops renju games as a draw when 25 empty points are left.
-            Variant::Renju => cells.saturating_sub(25),
-            // Captured points are played again: the full board ends a Pente game.
-            Variant::Pente { .. } => usize::MAX,
-            _ => cells,
-        };
+        game.max_stones = default_max_stones(&game.rules, game.width * game.height);
     }
     Ok(MatchConfig {
         engines,
@@ -529,4 +486,63 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
         progress,
         by_opening,
     })
+}
+
+/// A number given to `flag`.
+fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
+    v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
+}
+
+/// `--size`: `N` for a square board, or `WxH` (`x`, `X` or `,` between).
+fn parse_size(flag: &str, v: &str) -> Result<(usize, usize)> {
+    Ok(match v.split_once(['x', 'X', ',']) {
+        Some((w, h)) => (parse_num(flag, w)?, parse_num(flag, h)?),
+        None => {
+            let n = parse_num(flag, v)?;
+            (n, n)
+        }
+    })
+}
+
+/// `--engine`: the command line of an engine, named after its program file until `--name` says.
+fn engine_spec(v: &str) -> Result<EngineSpec> {
+    let command = split_command(v).map_err(anyhow::Error::msg)?;
+    let name = std::path::Path::new(&command[0])
+        .file_name()
+        .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
+    Ok(EngineSpec { name, command })
+}
+
+/// The game of `match`'s `--rule` mask, `--line-length` and `--variant` (a name of [`GAME_NAMES`], or
+/// `gomoku` for the game the mask names).
+fn match_rules(rule: i64, line: u8, variant: Option<&str>) -> Result<Rules> {
+    let (rules, warning) = Rules::from_mask(rule, line);
+    if let Some(w) = warning {
+        bail!("{w}");
+    }
+    Ok(match variant {
+        None | Some("gomoku") => rules,
+        Some(v) => match Rules::named(v) {
+            // --line-length applies to freestyle and exact five, as with --rule (Rules::named gives five).
+            Some(named) if matches!(named.variant, Variant::Freestyle | Variant::Exact) => {
+                Rules { line: rules.line, ..named }
+            }
+            Some(named) => named,
+            None => {
+                bail!("unknown variant '{v}' ({}, or gomoku: the game --rule names)", GAME_NAMES.join(", "))
+            }
+        },
+    })
+}
+
+/// The stones after which a game of `rules` on a board of `cells` points is a draw, when
+/// `--max-stones` does not say.
+fn default_max_stones(rules: &Rules, cells: usize) -> usize {
+    match rules.variant {
+        // Gomocup stops renju games as a draw when 25 empty points are left.
+        Variant::Renju => cells.saturating_sub(25),
+        // Captured points are played again: the full board ends a Pente game.
+        Variant::Pente { .. } => usize::MAX,
+        _ => cells,
+    }
 }

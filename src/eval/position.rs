@@ -25,12 +25,19 @@
 //! `Forbidden`; cells with two or more threes may be fouls or not (recursive rule) and are class
 //! `MaybeForbidden`, which [`Position::legal_for`] resolves with the full test on demand.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::eval::policy;
+use crate::eval::terms::{
+    ComboEntry, EVAL_BIAS, MOVER, THREAT_EVAL, WAITER, WEIGHT, combo_index, combo_tables,
+};
 use crate::game::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::game::pattern::{Class, Patterns, Shape};
 use crate::game::rules::Variant;
+
+mod refresh;
+
+use refresh::{is_strong, restore_cells};
 
 /// The cell contents: black, white, empty, wall (the padding around the board).
 pub const BLACK: u8 = 0;
@@ -38,142 +45,8 @@ pub const WHITE: u8 = 1;
 pub const EMPTY: u8 = 2;
 pub const WALL: u8 = 3;
 
-/// The weight of one line shape for a cell (the classic weight matrix, with shapes for counts).
-pub const SHAPE_WEIGHT: [i32; Shape::COUNT] = [
-    0,    // None
-    1,    // B1
-    3,    // F1
-    6,    // B2
-    20,   // F2
-    22,   // B3
-    80,   // F3
-    90,   // B4
-    400,  // F4
-    400,  // DoubleFour
-    2000, // Five
-    0,    // Overline
-];
-
-/// Extra weight for combinations on one cell, by class.
-pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0, 0];
-
-/// The evaluation's terms (tenths of a point): the worth of each line shape and each class on an
-/// empty cell, for the side to move (`MOVER`) and for the side that waits (`WAITER`). They differ
-/// because the side to move cashes its threats first: its four-three point is nearly a win, the
-/// waiting side's is worth about half of that. A cell where the mover has an open four point never
-/// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
-///
-/// Fitted, not guessed: a logistic regression of Rapfi's win rate (classical weights, 100 ms a position,
-/// `sigmoid(eval / 200)`; its classical model in fact converts with 250, and searched, our evaluations spread
-/// half as wide as Rapfi's: see `search::evaluate`) on quiet positions (no open-four point for the mover, no
-/// five point for the waiter) of freestyle games, ours against the ladder. Shape and class terms are the
-/// third fit's (17369 positions); the pair terms and the constant were fitted over them on 32000 positions of
-/// later ladder games, a win or loss Rapfi found counted as eval +-800 (without those, 37% of the positions,
-/// or with a penalty on large terms, the fit keeps the four-three points cheap, and such evaluations won a
-/// fifth of the games in self-play though they predicted Rapfi better). Shape and class terms are collinear
-/// (an open-four shape makes an open-four class), so single terms may look odd; their sums are what was
-/// fitted.
-///
-/// Rapfi's static evaluation, not its search, does predict the games better than these terms (on quiet
-/// positions of our games against it, held-out log-loss of the result 0.507 against 0.524, where the side to
-/// move and which engine it is give 0.589), yet copying it plays worse. A value per combination of four
-/// shapes and role, the threat term and the constant fitted to Rapfi's static evaluation at our spread (a
-/// ridge towards these terms) raised the correlation with it from 0.87 to 0.94 and scored 38.4% of 320 games
-/// against Rapfi at 300 ms; fitted on the search's leaves as well, 36.2%; fitted to the results of those
-/// games (Texel's tuning), 31.9%, where these terms score about 41% (perhaps because they and the search's
-/// margins were tuned together; README, Strength, "Thirty-eighth session").
-const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
-const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
-const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
-const EVAL_CLASS_WAITER: [i32; Class::COUNT] = [0, 0, -858, -1438, -1152, -3269, -1940, 0, 0, 0];
-/// Per role, a cell's strongest line shape (row) with its second strongest (column, never stronger):
-/// two lines through one cell are worth more, or less, than their sum (a three with a two is the
-/// start of a four-three). Held-out log-loss against Rapfi's win rate 0.204 with them, 0.225 without.
-#[rustfmt::skip]
-const EVAL_PAIR_MOVER: [i32; Shape::COUNT * Shape::COUNT] = [
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        4,   -72,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-       33,     0,   -22,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-      -22,  -127,   -48,   -85,     0,     0,     0,     0,     0,     0,     0,     0,
-      -45,  -207,  -101,   -12,   -49,     0,     0,     0,     0,     0,     0,     0,
-     -161,  -302,  -154,  -111,    55,    67,     0,     0,     0,     0,     0,     0,
-     -320,  -412,   -97,   -32,    31,   148,  -183,     0,     0,     0,     0,     0,
-     -586,  -610,  -216,   -99,   491,   566, -2525,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-];
-/// The double-four row repeats the open-four row (both make the cell an open-four point of the
-/// waiting side): fitted on the few positions that had one, it rated the opponent's double-four point
-/// +185 points for the side to move, where an open-four point is -146.
-#[rustfmt::skip]
-const EVAL_PAIR_WAITER: [i32; Shape::COUNT * Shape::COUNT] = [
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        4,   121,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-      -21,    19,     6,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-       33,   118,    50,    39,     0,     0,     0,     0,     0,     0,     0,     0,
-        5,   155,    91,    19,    44,     0,     0,     0,     0,     0,     0,     0,
-      131,   240,   129,    93,   -46,   -42,     0,     0,     0,     0,     0,     0,
-      232,   518,    94,   -30,   -26,  -155,  -208,     0,     0,     0,     0,     0,
-      650,   575,   273,    55,  -315,  -519,  -114, -1237,     0,     0,     0,     0,
-      538,   693,   390,  -278,   -99,  -736,   509, -1259,   311,     0,     0,     0,
-      538,   693,   390,  -278,   -99,  -736,   509, -1259,   311,   311,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-];
-/// The fit's constant term (tenths), the mover's view: with the empty-cell counts above it sets the
-/// value of the move itself.
-pub const EVAL_BIAS: i64 = -174;
-/// The threat term (points, the mover's view): one value for each combination of the threat classes
-/// each side has somewhere on the board (`Position::threat_mask`: bit 0-3 the mover's four-three, four,
-/// double-three and three points, bit 4-8 the waiting side's open-four, four-three, four, double-three
-/// and three points). The cell terms are linear, so two threat points count twice, yet who has the
-/// initiative is a yes or no: Rapfi's classical evaluation adds such a table. Fitted over the terms
-/// above (kept as they were) to Rapfi's rating (200 ms a position) of 16000 quiet positions from our
-/// games against it, with a ridge of sigma 400; held-out log-loss 0.545 without it, 0.535 with it.
-/// Combinations never seen stay zero.
-#[rustfmt::skip]
-const THREAT_EVAL: [i16; 512] = [
-       13,     0,   -22,     0,     0,     0,     0,     0,     0,     0,   -33,     0,    68,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-       22,     0,    -9,    -9,     0,     0,     0,     0,   121,     0,   100,  -320,   112,     0,   394,     0,
-      135,     0,    55,     0,     0,     0,     0,     0,   125,     0,   208,  -570,     8,     0,   110,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,    58,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-      -40,     0,   -83,     0,     0,     0,     0,     0,   -26,     0,   -36,   -36,   151,     0,   424,   -13,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,   116,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-      -64,     0,  -116,     0,     0,     0,     0,     0,   -26,     0,    -7,  -158,   127,     0,   178,   -10,
-      119,     0,     5,     0,     0,     0,     0,     0,     5,     0,     6,  -149,  -114,     0,  -108,   -73,
-       78,     0,    -2,     0,     0,     0,     0,     0,    43,     0,   -16,    41,    -5,     0,  -166,     0,
-      187,     0,   -18,     0,     0,     0,     0,     0,   -15,     0,   -70,  -102,  -363,     0,   -34,   195,
-     -114,     0,  -105,     0,     0,     0,     0,     0,   -94,     0,    18,    46,   284,     0,   346,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,    78,    21,     0,     0,     0,     0,
-        0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
-     -187,     0,   -83,     0,     0,     0,     0,     0,   -93,     0,    14,  -110,   117,     0,   302,     2,
-        0,     0,  -223,     0,     0,     0,     0,     0,  -550,     0,  -166,    46,  -176,     0,  -254,   210,
-     -126,     0,   -31,     0,     0,     0,     0,     0,  -346,     0,  -181,  -114,  -192,     0,  -177,   126,
-       26,     0,   207,     0,     0,     0,     0,     0,  -108,     0,   -44,  -411,   317,     0,   590,     0,
-];
-/// Indices in a cell's `terms` (and in `sums`): the weight, and the evaluation terms by role.
-const WEIGHT: usize = 0;
-const MOVER: usize = 1;
-const WAITER: usize = 2;
-
-/// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
+/// The board and everything the search reads of it at a node, kept up to date by `play` and `undo`
+/// (see the module doc for the invariants).
 #[derive(Clone, Debug)]
 pub struct Position {
     pub width: usize,
@@ -181,6 +54,7 @@ pub struct Position {
     stride: usize,
     pad: usize,
     cells: Vec<u8>,
+    /// Direction steps in the padded array, filled in by `Position::new` (stride depends on the width).
     dirs: [isize; 4],
     /// Window keys per cell and direction, kept for every cell (stones too) so an emptied cell needs
     /// no recomputation: a move changes one digit of each key on its lines. `[0]` is black's key;
@@ -193,7 +67,7 @@ pub struct Position {
     /// cell (summing the terms per cell, with the branches that find its two strongest lines, cost
     /// more than the larger table, which still fits the second-level cache). A table half the size
     /// (16-bit terms and the prior's in a table apart: 8-byte entries, 166 KB instead of 415) ran no
-    /// faster: `bench 12` 865k against 877k nodes/s, though the class load is the refresh's hottest.
+    /// faster (`bench 12` 865k against 877k nodes/s), though the class load is the refresh's hottest.
     combo: [&'static [ComboEntry]; 2],
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
@@ -233,16 +107,6 @@ pub struct Position {
     renju: bool,
     /// Pente's opening rule restricts both colours' early moves.
     pente: bool,
-}
-
-/// What four line shapes make together for one colour: the class and the cell's terms.
-#[derive(Clone, Copy, Debug)]
-struct ComboEntry {
-    terms: [i32; 3],
-    /// The move prior's terms of these shapes (`policy::cell_prior`): as the side to move, as its
-    /// opponent.
-    prior: [i16; 2],
-    class: Class,
 }
 
 /// An empty cell's derived values before a move changed them.
@@ -287,7 +151,7 @@ impl Position {
     pub fn new(board: &Board, pats: Arc<Patterns>) -> Position {
         // The margin of walls around the board: the line windows reach `half` cells out, the candidate
         // square two, and the narrow VCF looks four cells along each line from its last four
-        // (`threat::vcf_candidates`), which under four or three in a row reached past a smaller one.
+        // (`threat::vcf_candidates`), which under four or three in a row would reach past a smaller one.
         let pad = pats.half.max(4);
         let (w, h) = (board.width(), board.height());
         let stride = w + 2 * pad;
@@ -328,62 +192,9 @@ impl Position {
             pente: matches!(pats.rules.variant, Variant::Pente { .. }),
             pats,
         };
-        for y in 0..h {
-            for x in 0..w {
-                let i = pos.index(Pos::new(x, y));
-                pos.cells[i] = EMPTY;
-            }
-        }
         // Stones first (quietly), then every cell's patterns from scratch.
-        // (After captures a point may be in the history twice, or hold no stone: the board says.)
-        for &p in board.history() {
-            let i = pos.index(p);
-            let c = match board.get(p) {
-                Cell::Stone(c) if pos.cells[i] == EMPTY => c,
-                _ => continue,
-            };
-            pos.cells[i] = c.index() as u8;
-            pos.hash ^= zobrist(i, c.index());
-            pos.bump_near(i, 1);
-            pos.history.push(i);
-        }
-        for p in board.points() {
-            if board.get(p) == Cell::Wall {
-                let i = pos.index(p);
-                pos.cells[i] = WALL;
-            }
-        }
-        pos.board = board.clone();
-        pos.board.set_capture(pos.capture);
-        for c in [Color::Black, Color::White] {
-            pos.captured[c.index()] = board.captured(c) as u32;
-            pos.hash ^= capture_key(c.index(), pos.captured[c.index()]);
-        }
-        pos.side = board.side_to_move();
-        if pos.side == Color::White {
-            pos.hash ^= SIDE_KEY;
-        }
-        let half = pos.pats.half as isize;
-        let radix = pos.pats.radix;
-        pos.digit_weight = (-half..=half)
-            .map(|o| match o {
-                0 => 0,
-                o if o < 0 => radix.pow((o + half) as u32),
-                o => radix.pow((o + half - 1) as u32),
-            })
-            .collect();
-        // Keys of every cell whose window stays inside the padded array.
-        let margin = half as usize * (stride + 1);
-        for i in margin..n.saturating_sub(margin) {
-            for c in 0..2 {
-                for d in 0..4 {
-                    pos.keys[i][c][d] = pos.compute_key(i, c, d);
-                }
-            }
-            for d in 0..4 {
-                pos.keys[i][1][d] = pos.keys[i][1][d].wrapping_add(pos.keys[i][0][d]);
-            }
-        }
+        pos.place_board(board);
+        pos.fill_keys();
         for i in 0..n {
             if pos.cells[i] == EMPTY {
                 pos.refresh_all_dirs(i);
@@ -392,6 +203,45 @@ impl Position {
         // No move will take the starting classes back.
         pos.toggled.clear();
         pos
+    }
+
+    /// Copies in `board`'s cells, stones, walls, captures and side to move, with their hash and the
+    /// candidate counts; no shapes yet.
+    fn place_board(&mut self, board: &Board) {
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let i = self.index(Pos::new(x, y));
+                self.cells[i] = EMPTY;
+            }
+        }
+        // After captures a point may be in the history twice, or hold no stone: the board says.
+        for &p in board.history() {
+            let i = self.index(p);
+            let c = match board.get(p) {
+                Cell::Stone(c) if self.cells[i] == EMPTY => c,
+                _ => continue,
+            };
+            self.cells[i] = c.index() as u8;
+            self.hash ^= zobrist(i, c.index());
+            self.bump_near(i, 1);
+            self.history.push(i);
+        }
+        for p in board.points() {
+            if board.get(p) == Cell::Wall {
+                let i = self.index(p);
+                self.cells[i] = WALL;
+            }
+        }
+        self.board = board.clone();
+        self.board.set_capture(self.capture);
+        for c in [Color::Black, Color::White] {
+            self.captured[c.index()] = board.captured(c) as u32;
+            self.hash ^= capture_key(c.index(), self.captured[c.index()]);
+        }
+        self.side = board.side_to_move();
+        if self.side == Color::White {
+            self.hash ^= SIDE_KEY;
+        }
     }
 
     #[inline]
@@ -491,17 +341,14 @@ impl Position {
     /// The fitted evaluation (tenths of a point) from the side to move's view: its cells' terms as the
     /// mover, the other side's as the waiting side, the threat term, and the constant.
     ///
-    /// The threat term weighs as fitted: half as much again (who holds the initiative counting for
-    /// more; 18% more `bench 10` nodes) scored 39.5% of 320 games against Rapfi at 300 ms, the
-    /// evaluation as it is 41.6% the same day (README, Strength, "Thirty-sixth session"); two thirds of
-    /// it 41.4% (README, Strength, "Thirty-seventh session"): the fitted weight is as good as either.
+    /// The threat term weighs as fitted, which is as good as more or less of it: half as much again
+    /// (18% more `bench 10` nodes) scores 39.5% and two thirds of it 41.4% of 320 games against Rapfi
+    /// at 300 ms, the fitted weight 41.6%.
     ///
-    /// The cell terms are this position's alone. Rapfi's classical evaluation takes the mean of its cell
-    /// values in this position and in the one before; here the mover and waiter terms averaged with the
-    /// previous position's, seen from the same side, the threat term and the constant as they are, scored
-    /// 35.8% of 320 freestyle games against Rapfi at 300 ms, the evaluation as it is 40.3% over 5760 (README,
-    /// Strength, "Fortieth session"): our terms were fitted with the side to move in them, perhaps why such
-    /// an average does not suit them.
+    /// The cell terms are this position's alone: averaged with the previous position's, seen from the
+    /// same side, as Rapfi's classical evaluation does with its cell values, they lose 16 Elo in 100 ms
+    /// self-play and score 35.8% of 320 games against Rapfi at 300 ms, these 40.3% of 5760; our terms
+    /// were fitted with the side to move in them, perhaps why such an average does not suit them.
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();
@@ -530,8 +377,7 @@ impl Position {
 
     /// Whether a cell is near stones (within two steps): where moves are looked for. Rapfi's classical
     /// configuration looks further (three steps, four along a line), yet of 19,428 moves it played
-    /// against us 5 lay three steps from every stone and none further (README, Strength, "Thirty-first
-    /// session").
+    /// against us 5 lay three steps from every stone and none further.
     #[inline]
     pub fn is_near(&self, i: usize) -> bool {
         self.near[i] > 0
@@ -798,11 +644,10 @@ impl Position {
     }
 
     /// Adds `delta` to the `near` count of every cell in the 5x5 square around `i` (the candidates).
-    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps) came level in self-play
-    /// (README, Players) and scored 114.5-205.5 of 320 freestyle games against Rapfi at 300 ms (35.8%;
-    /// 13% more `bench` nodes), the search with this square 40.3% over 5760 (Strength, "Forty-third
-    /// session"): the prior picks the few quiet moves searched, and the cells further out only add
-    /// work.
+    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps; 13% more `bench` nodes) is
+    /// −12 ± 34 Elo in 100 ms self-play and scores 35.8% of 320 games against Rapfi at 300 ms, this
+    /// square 40.3% of 5760: the prior picks the few quiet moves searched, and cells further out only
+    /// add work.
     fn bump_near(&mut self, i: usize, delta: i8) {
         let s = self.stride as isize;
         for dy in -2isize..=2 {
@@ -811,340 +656,6 @@ impl Position {
                 self.near[j] = (self.near[j] as i8 + delta) as u8;
             }
         }
-    }
-
-    /// Removes a cell's contribution to the counts and sums (before it is overwritten).
-    fn forget_cell(&mut self, i: usize) {
-        self.forget_colour(i, 0);
-        self.forget_colour(i, 1);
-    }
-
-    /// The same for one colour's values of the cell.
-    #[inline]
-    fn forget_colour(&mut self, i: usize, c: usize) {
-        self.class_count[c][self.class[i][c] as usize] -= 1;
-        for (sum, t) in self.sums[c].iter_mut().zip(self.terms[i][c]) {
-            *sum -= t as i64;
-        }
-    }
-
-    /// The window key of cell `i` for colour `c` on line `d`.
-    #[inline]
-    fn key(&self, i: usize, c: usize, d: usize) -> u32 {
-        let k = self.keys[i];
-        if c == 0 { k[0][d] } else { white_key(k, d) }
-    }
-
-    /// Changes the digit of cell `i` (from `old` to `new` contents) in black's keys of every cell that
-    /// sees it on its lines (white's follow: see `white_key`).
-    fn shift_keys(&mut self, i: usize, new: u8, old: u8) {
-        let half = self.pats.half as isize;
-        let delta = self.pats.digit(0, new) as i32 - self.pats.digit(0, old) as i32;
-        for d in 0..4 {
-            let step = self.dirs[d];
-            // Cell i sits at offset o = k - L of cell i - o * step. The middle (k = L) weighs 0, so
-            // cell i's own keys take a harmless zero instead of a branch. A key is a sum of digits
-            // that always fits a u32, so wrapping additions give what wider arithmetic would.
-            let first = i as isize + half * step;
-            for (k, &w) in self.digit_weight.iter().enumerate() {
-                let key = &mut self.keys[(first - k as isize * step) as usize][0][d];
-                *key = key.wrapping_add((delta * w as i32) as u32);
-            }
-        }
-    }
-
-    /// Recomputes the empty cells within `L` of `i` on its four lines.
-    fn refresh_around(&mut self, i: usize) {
-        let delta = refresh_lines(
-            i,
-            Fields {
-                pats: &self.pats,
-                dirs: self.dirs,
-                cells: &self.cells,
-                keys: &self.keys,
-                combo: self.combo,
-                shapes: &mut self.shapes,
-                class: &mut self.class,
-                strong: &mut self.strong,
-                toggled: &mut self.toggled,
-                terms: &mut self.terms,
-                class_count: &mut self.class_count,
-                saved: &mut self.saved,
-            },
-        );
-        // The sums change once, from a local tally: updated in place cell by cell, every change
-        // waited for the one before it through memory.
-        for (sum, d) in self.sums.iter_mut().zip(delta) {
-            for (s, x) in sum.iter_mut().zip(d) {
-                *s += x;
-            }
-        }
-    }
-
-    /// Recomputes all four lines of the empty cell `i` (a new cell, or one that was just emptied).
-    fn refresh_all_dirs(&mut self, i: usize) {
-        for c in 0..2 {
-            for d in 0..4 {
-                self.shapes[i][c][d] = self.pats.shape(c, self.key(i, c, d) as usize);
-            }
-        }
-        // The cell was a stone (or never counted): nothing of it is in the counts yet.
-        self.settle_cell(i);
-    }
-
-    /// From the shapes: class and weight of an empty cell, added to the counts and sums. The cell's
-    /// previous contribution must have been removed already (it is re-added here).
-    fn settle_cell(&mut self, i: usize) {
-        self.settle_colour(i, 0);
-        self.settle_colour(i, 1);
-    }
-
-    /// The same for one colour's values of the cell.
-    #[inline]
-    fn settle_colour(&mut self, i: usize, c: usize) {
-        let ComboEntry { terms, class, .. } = self.combo[c][combo_index(self.shapes[i][c])];
-        set_strong(&mut self.strong, &mut self.toggled, i, c, self.class[i][c], class);
-        self.class[i][c] = class;
-        self.terms[i][c] = terms;
-        self.class_count[c][class as usize] += 1;
-        for (sum, t) in self.sums[c].iter_mut().zip(terms) {
-            *sum += t as i64;
-        }
-    }
-}
-
-/// The fields `refresh_lines` reads and writes, borrowed apart: the compiler then knows that a
-/// store into one cannot move another, and keeps their addresses in registers instead of reloading
-/// them after every store (through `&mut self` it reloaded them).
-struct Fields<'a> {
-    pats: &'a Patterns,
-    dirs: [isize; 4],
-    cells: &'a [u8],
-    keys: &'a [[[u32; 4]; 2]],
-    combo: [&'static [ComboEntry]; 2],
-    shapes: &'a mut [[[Shape; 4]; 2]],
-    class: &'a mut [[Class; 2]],
-    strong: &'a mut [Vec<u64>; 2],
-    toggled: &'a mut Vec<u32>,
-    terms: &'a mut [[[i32; 3]; 2]],
-    class_count: &'a mut [[u32; Class::COUNT]; 2],
-    saved: &'a mut Vec<SavedCell>,
-}
-
-/// Recomputes the empty cells within `L` of `i` on its four lines (see `Position::refresh_around`)
-/// and returns the change of the evaluation sums.
-#[inline]
-fn refresh_lines(i: usize, mut f: Fields) -> [[i64; 3]; 2] {
-    let mut delta = [[0i64; 3]; 2];
-    // One copy per direction: with the direction a constant, a cell's four shapes are changed in
-    // registers. With it a variable, the changed byte went through memory and the word read right
-    // after it for the table index waited for the store (no forwarding from a byte to a word).
-    refresh_line::<0>(i, &mut f, &mut delta);
-    refresh_line::<1>(i, &mut f, &mut delta);
-    refresh_line::<2>(i, &mut f, &mut delta);
-    refresh_line::<3>(i, &mut f, &mut delta);
-    delta
-}
-
-/// `refresh_lines` on the line of direction `D`.
-#[inline(always)]
-fn refresh_line<const D: usize>(i: usize, f: &mut Fields, delta: &mut [[i64; 3]; 2]) {
-    let Fields { pats, dirs, cells, keys, combo, shapes, class, strong, toggled, terms, class_count, saved } =
-        f;
-    let half = pats.half as isize;
-    let step = dirs[D];
-    for k in -half..=half {
-        if k == 0 {
-            continue;
-        }
-        let j = (i as isize + k * step) as usize;
-        if cells[j] != EMPTY {
-            continue;
-        }
-        let black = pats.shape(0, keys[j][0][D] as usize);
-        let white = pats.shape(1, white_key(keys[j], D) as usize);
-        let changed = [black != shapes[j][0][D], white != shapes[j][1][D]];
-        // Most cells a few steps away keep their shape: nothing else to redo then.
-        if !changed[0] && !changed[1] {
-            continue;
-        }
-        saved.push(SavedCell { idx: j as u32, shapes: shapes[j], class: class[j], terms: terms[j] });
-        // A colour's class and terms follow from its own shapes only: the colour whose line did
-        // not change keeps them (often one side's: a stone blocks the other's line far beyond
-        // the reach of its own).
-        for (c, shape) in [black, white].into_iter().enumerate() {
-            if changed[c] {
-                let mut four = shapes[j][c];
-                four[D] = shape;
-                shapes[j][c] = four;
-                let e = combo[c][combo_index(four)];
-                let (old_class, old_terms) = (class[j][c], terms[j][c]);
-                if e.class != old_class {
-                    class_count[c][old_class as usize] -= 1;
-                    class_count[c][e.class as usize] += 1;
-                    set_strong(strong, toggled, j, c, old_class, e.class);
-                    class[j][c] = e.class;
-                }
-                terms[j][c] = e.terms;
-                for k in 0..3 {
-                    delta[c][k] += (e.terms[k] - old_terms[k]) as i64;
-                }
-            }
-        }
-    }
-}
-
-/// White's window key on line `d` from a cell's `keys` entry. A cell's digit for white is two minus
-/// its digit for black, for a stone of either colour (own 0 and blocked 2 swap) and for an empty cell
-/// (1 for both); beyond the edge or on a wall both colours read the same digit (blocked, or the edge's
-/// own under caro). So black's and white's keys sum to a value that depends only on where the edges
-/// and walls lie, which the entry keeps instead of white's key.
-#[inline(always)]
-fn white_key(k: [[u32; 4]; 2], d: usize) -> u32 {
-    k[1][d].wrapping_sub(k[0][d])
-}
-
-/// Puts the saved cells back, the last saved first (a cell saved twice gets its oldest values). The
-/// fields come borrowed apart, as in `refresh_lines`.
-#[inline]
-fn restore_cells(
-    saved: &[SavedCell],
-    shapes: &mut [[[Shape; 4]; 2]],
-    class: &mut [[Class; 2]],
-    terms: &mut [[[i32; 3]; 2]],
-) {
-    for s in saved.iter().rev() {
-        let j = s.idx as usize;
-        shapes[j] = s.shapes;
-        class[j] = s.class;
-        terms[j] = s.terms;
-    }
-}
-
-/// Whether a class puts its cell in `Position::strong`: a four or better, or a renju foul (which may
-/// hide a four).
-#[inline]
-fn is_strong(k: Class) -> bool {
-    k as u8 >= Class::B4 as u8
-}
-
-/// Keeps cell `i`'s bit in colour `c`'s `strong` set in step with its class going from `old` to
-/// `new`, and logs a change in `toggled` (as `2 i + c`) for the undo.
-#[inline]
-fn set_strong(
-    strong: &mut [Vec<u64>; 2],
-    toggled: &mut Vec<u32>,
-    i: usize,
-    c: usize,
-    old: Class,
-    new: Class,
-) {
-    if is_strong(old) != is_strong(new) {
-        strong[c][i / 64] ^= 1 << (i % 64);
-        toggled.push((2 * i + c) as u32);
-    }
-}
-
-/// Index of four shapes in the combination tables.
-#[inline]
-fn combo_index(s: [Shape; 4]) -> usize {
-    ((s[0] as usize * Shape::COUNT + s[1] as usize) * Shape::COUNT + s[2] as usize) * Shape::COUNT
-        + s[3] as usize
-}
-
-/// Per shape, then per class: (weight, mover's term, waiting side's term), so a cell's three values
-/// come from five lookups.
-const SHAPE_TERMS: [[i32; 3]; Shape::COUNT] = zip_terms(SHAPE_WEIGHT, EVAL_SHAPE_MOVER, EVAL_SHAPE_WAITER);
-const CLASS_TERMS: [[i32; 3]; Class::COUNT] = zip_terms(CLASS_BONUS, EVAL_CLASS_MOVER, EVAL_CLASS_WAITER);
-
-/// The weight, mover and waiter tables side by side, entry by entry.
-const fn zip_terms<const N: usize>(weight: [i32; N], mover: [i32; N], waiter: [i32; N]) -> [[i32; 3]; N] {
-    let mut t = [[0; 3]; N];
-    let mut k = 0;
-    while k < N {
-        t[k] = [weight[k], mover[k], waiter[k]];
-        k += 1;
-    }
-    t
-}
-
-/// A cell's weight and evaluation terms from its four shapes and their class (a renju foul is
-/// worth nothing: black cannot play there).
-#[inline]
-fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
-    if class == Class::Forbidden {
-        return [0; 3];
-    }
-    // Renju black's possible double-three foul takes the double three's class terms: the fits saw
-    // freestyle positions only, where no cell has this class, and its zero terms valued such a cell
-    // far above a double three for the waiting side (+93 against -51 points with its lines' terms).
-    // Renju self-play, 100 ms, 800 games: 413-387 (+11 ± 24) against the zero terms; terms of zero
-    // for the whole cell, as for a certain foul: 200.5-199.5 of 400. Renju terms of their own (per
-    // colour and role a correction for each class, shape and pair, the threat term per colour), fitted
-    // to Rapfi's ratings of 9443 renju positions (held-out log-loss 0.664 to 0.603), played worse
-    // against Rapfi in renju: 34.1% of 320 games, and 35.8% with a ridge ten times as tight, where
-    // these scored 41.1% the same day, the loss all as black (README, Strength, "Thirty-fifth session").
-    // Zero terms for this class, as for a certain foul, against Rapfi in renju at 300 ms: 45.0% and
-    // 44.2% of 320 (44.6% over 640), where these score 42.9% over 2240: within the noise (README,
-    // Strength, "Thirty-ninth session").
-    let as_class = if class == Class::MaybeForbidden { Class::F3x2 } else { class };
-    let mut t = CLASS_TERMS[as_class as usize];
-    for x in s {
-        let u = SHAPE_TERMS[x as usize];
-        t[0] += u[0];
-        t[1] += u[1];
-        t[2] += u[2];
-    }
-    let pair = Shape::pair_index(s);
-    t[1] += EVAL_PAIR_MOVER[pair];
-    t[2] += EVAL_PAIR_WAITER[pair];
-    t
-}
-
-/// The class and terms of every combination of four shapes, for black and for white. Two tables
-/// serve every rule (renju black's fouls, and everything else), built once for the process.
-fn combo_tables(renju: bool) -> [&'static [ComboEntry]; 2] {
-    static TABLES: [OnceLock<Vec<ComboEntry>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let table = |fouls: bool| -> &'static [ComboEntry] {
-        TABLES[usize::from(fouls)].get_or_init(|| {
-            let all: Vec<Shape> = (0..Shape::COUNT as u8).map(Shape::from_index).collect();
-            let mut t =
-                vec![ComboEntry { terms: [0; 3], prior: [0; 2], class: Class::None }; Shape::COUNT.pow(4)];
-            for &a in &all {
-                for &b in &all {
-                    for &c in &all {
-                        for &d in &all {
-                            let s = [a, b, c, d];
-                            let class = Class::of(s, fouls);
-                            let prior = policy::cell_prior(s, class).map(|v| v.clamp(-32768, 32767) as i16);
-                            t[combo_index(s)] = ComboEntry { terms: cell_terms(s, class), prior, class };
-                        }
-                    }
-                }
-            }
-            t
-        })
-    };
-    [table(renju), table(false)]
-}
-
-impl Position {
-    /// The window key of cell `i` for colour `c` on line `d`, read from the cells.
-    fn compute_key(&self, i: usize, c: usize, d: usize) -> u32 {
-        let half = self.pats.half as isize;
-        let step = self.dirs[d];
-        let radix = self.pats.radix as usize;
-        let mut key = 0usize;
-        // Most significant digit first: offset +half down to -half, the middle skipped.
-        let mut k = half;
-        while k >= -half {
-            if k != 0 {
-                let j = (i as isize + k * step) as usize;
-                key = key * radix + self.pats.digit(c, self.cells[j]);
-            }
-            k -= 1;
-        }
-        key as u32
     }
 
     /// Checks every invariant against a fresh computation (tests and debugging).

@@ -1,4 +1,5 @@
-//! The classic weight-matrix player, kept forever as the baseline the engine grew from.
+//! The classic weight-matrix player: the baseline, swap2's judge, and the player for line lengths
+//! beyond the pattern tables.
 //!
 //! For every empty cell it adds up a weight for each still-completable winning line (a window of K cells
 //! in a row) through the cell:

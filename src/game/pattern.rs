@@ -65,8 +65,8 @@ impl Shape {
     /// The index (strongest * COUNT + second strongest) of a cell's two strongest line shapes, for
     /// the tables that weigh two lines through one cell together (the enum is ordered by strength).
     /// An overline (exact five, renju black) counts as nothing: it is no threat, and ranked above a
-    /// five it took the place of the cell's real strongest line, whose pair term was then lost (the
-    /// overline's row is empty: the fits saw freestyle, where an overline is a five).
+    /// five it would take the place of the cell's real strongest line and lose that line's pair term
+    /// (the overline's row is empty: the fits saw freestyle, where an overline is a five).
     #[inline]
     pub fn pair_index(shapes: [Shape; 4]) -> usize {
         let (mut first, mut second) = (0, 0);

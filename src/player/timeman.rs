@@ -44,12 +44,12 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
-/// Safety margin kept from a limit of `ms` milliseconds: 25 ms plus 8%. Measured: with two games on
-/// two cores answers ran up to 10% past a 5% margin, and at 100 ms a move a scheduler time slice could
-/// still eat a 15 ms base. A smaller one, 15 ms + 5% (270 ms of a 300 ms turn instead of 251; the
-/// slowest answer 278 ms with two games on two cores), scored 40.8% of 320 games against Rapfi, the
-/// same as this (README, Strength, "Twenty-eighth session"): the time it adds is worth a few Elo at
-/// most, too little for a smaller safety margin.
+/// Safety margin kept from a limit of `ms` milliseconds: 25 ms plus 8%. With two games on two cores
+/// answers run up to 10% past a 5% margin, and at 100 ms a move a scheduler time slice can still eat a
+/// 15 ms base. A smaller one, 15 ms + 5% (270 ms of a 300 ms turn instead of 251; the slowest answer
+/// 278 ms), scores 40.8% of 320 games against Rapfi at 300 ms, the control 36.1%: within the noise, and
+/// its 7% more time is worth a few Elo at most (10% ≈ 5 Elo: docs/strength.md, Time use), too little
+/// for a smaller safety margin.
 fn margin(ms: i64) -> i64 {
     25 + ms * 2 / 25
 }

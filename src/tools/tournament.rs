@@ -265,15 +265,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         Some(seed) => shuffled(placed.len(), seed),
         None => (0..placed.len()).collect(),
     };
-    let mut jobs = VecDeque::new();
-    // Interleave the pairings so partial results cover all of them.
-    for k in 0..cfg.games_per_pair {
-        for (pi, &(a, b)) in pairs.iter().enumerate() {
-            let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
-            let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
-            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
-        }
-    }
+    let jobs = schedule(cfg.games_per_pair, &pairs, &order);
     let scheduled = jobs.len();
     // More workers than games would only start engines that never play.
     let workers = cfg.concurrency.clamp(1, scheduled.max(1));
@@ -326,16 +318,10 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
                     let written = recorder.write(job.number, &result.record);
                     let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                     tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
-                    if let Some(sprt) = cfg.sprt {
-                        let decided = s.sprt.is_some_and(|(_, _, v)| v != SprtVerdict::Continue);
-                        if !decided {
-                            let r = s.pairs[0].total;
-                            let verdict = sprt.verdict(&r);
-                            s.sprt = Some((sprt, sprt.llr(&r), verdict));
-                            if verdict != SprtVerdict::Continue {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        }
+                    if let Some(sprt) = cfg.sprt
+                        && sprt_decides(&mut s, sprt)
+                    {
+                        stop.store(true, Ordering::Relaxed);
                     }
                     if let Err(e) = written {
                         // The rest of the match would go unrecorded: stop, and keep the results.
@@ -359,6 +345,33 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
     s.seconds = began.elapsed().as_secs_f64();
     Ok(s)
+}
+
+/// The match's games in the order they are played: the pairings interleaved, so that partial results
+/// cover all of them; game `k` of a pairing swaps the colours when `k` is odd and plays opening
+/// `order[k / 2]` (round and round; none without openings).
+fn schedule(games_per_pair: usize, pairs: &[(usize, usize)], order: &[usize]) -> VecDeque<Job> {
+    let mut jobs = VecDeque::new();
+    for k in 0..games_per_pair {
+        for (pi, &(a, b)) in pairs.iter().enumerate() {
+            let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
+            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
+        }
+    }
+    jobs
+}
+
+/// Brings the SPRT of the first pairing up to date after a game, unless it has decided already; true
+/// when it decides now (the match stops).
+fn sprt_decides(s: &mut Summary, sprt: Sprt) -> bool {
+    if s.sprt.is_some_and(|(_, _, v)| v != SprtVerdict::Continue) {
+        return false;
+    }
+    let r = s.pairs[0].total;
+    let verdict = sprt.verdict(&r);
+    s.sprt = Some((sprt, sprt.llr(&r), verdict));
+    verdict != SprtVerdict::Continue
 }
 
 /// Two distinct seats borrowed at once.

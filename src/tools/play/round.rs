@@ -58,6 +58,46 @@ fn tell_dropped(out: &mut impl Write, dropped: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Takes the moves back to the person's previous turn (its last move and the engine's reply);
+/// returns how many, or `None` when the person has not moved yet.
+fn take_back(t: &mut Tournament) -> Option<usize> {
+    // Moves alternate from the first player whatever is captured, so parity tells whose is whose.
+    let human_first = t.first == Who::Human;
+    let i = (0..t.moves.len()).rev().find(|&i| (i % 2 == 0) == human_first)?;
+    let undone = t.moves.len() - i;
+    t.moves.truncate(i);
+    Some(undone)
+}
+
+/// `save FILE`: writes the tournament to the file named on `line`, and says how to go on later.
+fn save(t: &Tournament, line: &str, out: &mut impl Write) -> Result<()> {
+    let Some(path) = line.split_whitespace().nth(1) else {
+        say!(out, "Usage: save FILE")?;
+        return Ok(());
+    };
+    match std::fs::write(path, t.to_text()) {
+        Ok(()) => say!(out, "Saved to {path}; continue later with: play --resume {path}")?,
+        Err(e) => say!(out, "Could not save to {path}: {e}")?,
+    }
+    Ok(())
+}
+
+/// The answer to a line at the prompt that is neither a command nor a cell: how cells are named.
+fn not_a_cell(line: &str, board: &Board) -> String {
+    // What was typed is quoted back only in part: the line must fit the screen.
+    let typed = line.trim();
+    let typed = match typed.char_indices().nth(24) {
+        Some((cut, _)) => format!("{}...", &typed[..cut]),
+        None => typed.to_string(),
+    };
+    format!(
+        "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
+        (b'A' + board.width() as u8 - 1) as char,
+        board.height(),
+        cell_name(Pos::new(board.width() / 2, board.height() / 2), board.height())
+    )
+}
+
 /// Plays one round to its end.
 pub(super) fn play_round(
     t: &mut Tournament,
@@ -123,46 +163,18 @@ pub(super) fn play_round(
                 }
                 tell_dropped(out, &dropped)?;
             }
-            Some("undo") => {
-                // Back to the person's previous turn: its last move and the engine's reply go. Moves
-                // alternate from the first player whatever is captured, so parity tells whose is whose.
-                let human_first = t.first == Who::Human;
-                match (0..t.moves.len()).rev().find(|&i| (i % 2 == 0) == human_first) {
-                    Some(i) => {
-                        let undone = t.moves.len() - i;
-                        t.moves.truncate(i);
-                        board = t.board()?;
-                        engine_score = None;
-                        say!(out, "Took back {undone} move(s).")?;
-                    }
-                    None => say!(out, "Nothing to undo.")?,
+            Some("undo") => match take_back(t) {
+                Some(undone) => {
+                    board = t.board()?;
+                    engine_score = None;
+                    say!(out, "Took back {undone} move(s).")?;
                 }
-            }
-            Some("save") => {
-                let Some(path) = line.split_whitespace().nth(1) else {
-                    say!(out, "Usage: save FILE")?;
-                    continue;
-                };
-                match std::fs::write(path, t.to_text()) {
-                    Ok(()) => say!(out, "Saved to {path}; continue later with: play --resume {path}")?,
-                    Err(e) => say!(out, "Could not save to {path}: {e}")?,
-                }
-            }
+                None => say!(out, "Nothing to undo.")?,
+            },
+            Some("save") => save(t, &line, out)?,
             Some(word) => {
                 let Some(p) = parse_cell(word, board.width(), board.height()) else {
-                    // What was typed is quoted back only in part: the line must fit the screen.
-                    let typed = line.trim();
-                    let typed = match typed.char_indices().nth(24) {
-                        Some((cut, _)) => format!("{}...", &typed[..cut]),
-                        None => typed.to_string(),
-                    };
-                    say!(
-                        out,
-                        "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
-                        (b'A' + board.width() as u8 - 1) as char,
-                        board.height(),
-                        cell_name(Pos::new(board.width() / 2, board.height() / 2), board.height())
-                    )?;
+                    say!(out, "{}", not_a_cell(&line, &board))?;
                     continue;
                 };
                 if let Some(why) = refusal(&t.cfg, &board, p) {
