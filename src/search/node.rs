@@ -1,14 +1,41 @@
 //! The node search: PVS with the table, razoring, reverse futility, the fail-high reduction, late-move
 //! reductions and their extensions, and the history it learns from every cut.
 
+use super::tt::Entry;
 use super::*;
+
+/// A node under search: its window, depth and type, and what the searches of its moves share (the
+/// context in which `child` searches each move; the move loop raises `alpha`).
+#[derive(Clone, Copy)]
+struct Node {
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    /// Off the principal variation, the parent expects this node to fail high (see `search`).
+    cut_node: bool,
+    /// The opponent has no open three: the moves are quiet ones, the late ones reduced.
+    quiet: bool,
+    /// The fail-high reduction applies: every move but fours is searched a ply shallower.
+    likely_high: bool,
+}
+
+impl Node {
+    /// A null window (beta = alpha + 1): the node is off the principal variation.
+    #[inline]
+    fn null_window(&self) -> bool {
+        self.beta - self.alpha == 1
+    }
+}
 
 impl<'a> Worker<'a> {
     /// Alpha-beta with principal variation search. Returns the score from the side to move's view.
     /// `cut_node`: off the principal variation, the parent expects this node to fail high (its
     /// reduced and null-window children are expected cut nodes, the first child of one is not; the
-    /// types alternate as in Stockfish and Rapfi).
-    pub fn search(&mut self, mut alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+    /// types alternate as in Stockfish and Rapfi). In order (docs/search.md, section 5): the threats
+    /// (`threats`), the horizon (`horizon`), the table (`table_cut`), the prunings by the evaluation
+    /// (`prune`, `likely_fail_high`), the moves (`search_moves`), the result (`store_result`).
+    pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check_abort();
@@ -16,56 +43,121 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return 0;
         }
+        let mut node = Node { alpha, beta, depth, ply, cut_node, quiet: false, likely_high: false };
+        if let Some(v) = self.threats(&node) {
+            return v;
+        }
+        // No mate-distance pruning: after the threat checks above it cut nothing.
+        if let Some(v) = self.horizon(&node) {
+            return v;
+        }
+        let key = self.pos.hash();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv).filter(|&m| m < self.history.len());
+        if let Some(v) = table_cut(entry, &node) {
+            return v;
+        }
         let me = self.pos.side();
         let opp = me.opp();
-        let p = ply as i32;
-        // Step 1. Threats decide first.
+        let pente = self.pos.capture_rule().is_some();
+        node.quiet = self.pos.count(opp, Class::Flex4) == 0;
+        // At a calm node no threat of the opponent's narrows the moves: no open three, no four to play.
+        let calm =
+            node.quiet && !pente && self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0;
+        // The prunings by the evaluation: only off the principal variation at quiet nodes.
+        if node.quiet && !pente && node.null_window() {
+            let eval = self.pruning_eval(entry, ply);
+            if let Some(v) = self.prune(&node, eval) {
+                return v;
+            }
+            node.likely_high = likely_fail_high(&node, eval, calm);
+        }
+        // At a calm node the table's move goes first, before any are generated: when it cuts off,
+        // generating was wasted work.
+        let staged = tt_move.filter(|&m| {
+            calm && self.pos.is_empty(m)
+                && self.pos.is_near(m)
+                && (!self.pos.restricted(me) || self.pos.legal_for(m, me))
+        });
+        // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
+        // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `late_reduction`).
+        self.tt_threat[ply] =
+            tt_move.is_some_and(|m| self.pos.is_empty(m) && self.pos.class(m, me).is_open_threat());
+        let (best, best_move) = match self.search_moves(&mut node, tt_move, staged) {
+            Ok(found) => found,
+            Err(v) => return v,
+        };
+        self.store_result(key, &node, alpha, best, best_move);
+        best
+    }
+
+    /// The threats decide first: our five wins; of the opponent's five points two lose and one
+    /// is blocked; our open four wins in three plies and `threes_win` in five; a full board is a draw.
+    /// `Some(score)` when they decide the node.
+    fn threats(&mut self, node: &Node) -> Option<i32> {
+        let me = self.pos.side();
+        let opp = me.opp();
+        let p = node.ply as i32;
         if self.pos.count(me, Class::Five) > 0 {
-            return WIN - p - 1;
+            return Some(WIN - p - 1);
         }
         let pente = self.pos.capture_rule().is_some();
         if pente && self.capture_win(me) {
-            return WIN - p - 1;
+            return Some(WIN - p - 1);
         }
         let opp_fives = if pente { 0 } else { self.pos.count(opp, Class::Five) };
         if opp_fives > 0 && stops_off_the_point(&self.pos) {
-            return self.stop_fives(alpha, beta, depth, ply, cut_node);
+            return Some(self.stop_fives(node));
         }
         if opp_fives >= 2 {
-            return -(WIN - p - 2);
+            return Some(-(WIN - p - 2));
         }
         if opp_fives == 1 {
-            let Some(b) = block_point(&self.pos, opp) else { return 0 };
-            if !self.pos.legal_for(b, me) {
-                return -(WIN - p - 2);
-            }
-            if ply >= MAX_PLY {
-                return evaluate(&self.pos);
-            }
-            // A forced move costs no depth, and no more than that: half a ply more (Rapfi extends this
-            // block 1.3 plies) scored 38.3% of 320 games against Rapfi at 300 ms, the search without it
-            // about 40% (docs/strength.md, Ideas tried).
-            self.was_four[ply] = self.pos.class(b, me).is_four();
-            self.ext[ply + 1] = self.ext[ply];
-            self.tt.prefetch(self.pos.hash_after(b));
-            self.pos.play(b);
-            let v = -self.search(-beta, -alpha, depth, ply + 1, beta - alpha == 1 && !cut_node);
-            self.pos.undo();
-            return v;
+            return Some(self.block_five(node));
         }
         // (In Pente only when the opponent cannot capture: a capture may break the four.)
         if self.pos.count(me, Class::Flex4) > 0
             && (!pente || (self.pos.count(opp, Class::Five) == 0 && self.pos.capture_moves(opp).is_empty()))
         {
-            return WIN - p - 3;
+            return Some(WIN - p - 3);
         }
         if !pente && self.threes_win() {
-            return WIN - p - 5;
+            return Some(WIN - p - 5);
         }
         if self.pos.board().is_full() {
-            return 0;
+            return Some(0);
         }
-        // No mate-distance pruning: after the threat checks above it cut nothing.
+        None
+    }
+
+    /// The block of the opponent's only five point, a forced move: lost if it is illegal for us.
+    fn block_five(&mut self, node: &Node) -> i32 {
+        let Node { alpha, beta, depth, ply, cut_node, .. } = *node;
+        let me = self.pos.side();
+        let Some(b) = block_point(&self.pos, me.opp()) else { return 0 };
+        if !self.pos.legal_for(b, me) {
+            return -(WIN - ply as i32 - 2);
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos);
+        }
+        // A forced move costs no depth, and no more than that: half a ply more (Rapfi extends this
+        // block 1.3 plies) scored 38.3% of 320 games against Rapfi at 300 ms, the search without it
+        // about 40% (docs/strength.md, Ideas tried).
+        self.was_four[ply] = self.pos.class(b, me).is_four();
+        self.ext[ply + 1] = self.ext[ply];
+        self.tt.prefetch(self.pos.hash_after(b));
+        self.pos.play(b);
+        let v = -self.search(-beta, -alpha, depth, ply + 1, node.null_window() && !cut_node);
+        self.pos.undo();
+        v
+    }
+
+    /// The horizon: at depth 0 (or at the deepest ply) the node's value is the quiescence's
+    /// (see `quiesce`), the evaluation or a line of our fours that beats it. `None` when the node is
+    /// searched on.
+    fn horizon(&mut self, node: &Node) -> Option<i32> {
+        let pente = self.pos.capture_rule().is_some();
         // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
         // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
         // positions facing one (without: 39.1% of 320 games against Rapfi at 300 ms, with it 40.3%). Not
@@ -73,240 +165,224 @@ impl<'a> Worker<'a> {
         // games with it, 42.9% without); nor a ply more under a four-three point of the opponent's (41.3%
         // of 640, 41.6% without; docs/strength.md, Ideas tried).
         let threatened = !pente
-            && depth > -2
-            && self.pos.count(opp, Class::Flex4) > 0
+            && node.depth > -2
+            && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0
             && self.pos.patterns().rules.variant != Variant::Renju;
-        if (depth <= 0 && !threatened) || ply >= MAX_PLY {
-            // Quiescence (see `quiesce`): the evaluation, or a line of our fours that beats it.
-            if ply >= MAX_PLY || pente {
-                return evaluate(&self.pos);
-            }
-            let mut budget = LEAF_VCF_NODES;
-            return self.quiesce(alpha, beta, ply, None, LEAF_VCF_FOURS, &mut budget);
+        if (node.depth > 0 || threatened) && node.ply < MAX_PLY {
+            return None;
         }
-        // Step 2. The table. It cuts on the principal variation too (cutting only off it, as Rapfi and
-        // Stockfish do: 44.8% of 320 games against Rapfi at 300 ms, 45.2% as it is), and a cut here
-        // teaches the history nothing (docs/strength.md, Ideas tried).
-        let key = self.pos.hash();
-        let entry = self.tt.probe(key);
-        let tt_move = entry.and_then(|e| e.mv).filter(|&m| m < self.history.len());
-        if let Some(e) = entry
-            && e.depth >= depth
-            && ply > 0
-        {
-            let score = from_tt(e.score, p);
-            match e.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
-            }
+        if node.ply >= MAX_PLY || pente {
+            return Some(evaluate(&self.pos));
         }
-        // Step 3. Moves. At a calm node (no threat of the opponent's narrows the moves) the table's
-        // move goes first before any are generated: when it cuts off, generating was wasted work.
-        let quiet = self.pos.count(opp, Class::Flex4) == 0;
-        let calm = quiet && !pente && self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0;
+        let mut budget = LEAF_VCF_NODES;
+        Some(self.quiesce(node.alpha, node.beta, node.ply, None, LEAF_VCF_FOURS, &mut budget))
+    }
+
+    /// The evaluation the prunings judge by: the static one, or the table's score where its bound
+    /// says that is the better guess (exact; a lower bound above it; an upper bound below it).
+    fn pruning_eval(&self, entry: Option<Entry>, ply: usize) -> i32 {
+        // A table score that bounds the value from the right side is a better guess than the
+        // static evaluation (as in Rapfi and Stockfish): the prunings then judge by what a search
+        // found (+16 ± 33 Elo, 100 ms self-play; docs/strength.md, Ideas tried).
+        let e = evaluate(&self.pos);
+        match entry.map(|t| (from_tt(t.score, ply as i32), t.bound)) {
+            Some((s, bound)) if s.abs() < WIN_THRESHOLD => match bound {
+                Bound::Exact => s,
+                Bound::Lower if s > e => s,
+                Bound::Upper if s < e => s,
+                _ => e,
+            },
+            _ => e,
+        }
+    }
+
+    /// The prunings before any move, off the principal variation at a quiet node: razoring
+    /// far below alpha near the horizon, reverse futility far above beta. `Some(eval)` when the node
+    /// is cut so.
+    fn prune(&self, node: &Node, eval: i32) -> Option<i32> {
+        let Node { alpha, beta, depth, ply, .. } = *node;
+        let me = self.pos.side();
         // Razoring (see `RAZOR_MARGIN`). Only without fours of ours: with one, the leaf's VCF might
         // find a win the evaluation cannot see. The opponent's closed threes are no reason to search:
         // the evaluation counts them, and its VCF threat is not looked for inside the tree.
-        // (The evaluation is wanted only off the principal variation at quiet nodes: here and for the
-        // fail-high reduction below.)
-        let eval = (quiet && !pente && beta - alpha == 1).then(|| {
-            // A table score that bounds the value from the right side is a better guess than the
-            // static evaluation (as in Rapfi and Stockfish): the prunings then judge by what a search
-            // found (+16 ± 33 Elo, 100 ms self-play; docs/strength.md, Ideas tried).
-            let e = evaluate(&self.pos);
-            match entry.map(|t| (from_tt(t.score, p), t.bound)) {
-                Some((s, bound)) if s.abs() < WIN_THRESHOLD => match bound {
-                    Bound::Exact => s,
-                    Bound::Lower if s > e => s,
-                    Bound::Upper if s < e => s,
-                    _ => e,
-                },
-                _ => e,
-            }
-        });
-        if let Some(eval) = eval
-            && (1..=3).contains(&depth)
+        if (1..=3).contains(&depth)
             && self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3) == 0
             && eval + RAZOR_MARGIN * depth <= alpha
         {
-            return eval;
+            return Some(eval);
         }
         // Reverse futility (see `FUTILITY_PER_PLY`), unless our last two moves were fours: an attack of
         // fours under way is judged by where it leads, not by the evaluation on the way (Rapfi's
         // exception too).
-        if let Some(eval) = eval
-            && eval < WIN_THRESHOLD
+        if eval < WIN_THRESHOLD
             && beta > -WIN_THRESHOLD
             && eval - FUTILITY_PER_PLY * (depth - 1) >= beta
             && !(ply >= 4 && self.was_four[ply - 2] && self.was_four[ply - 4])
         {
-            return eval;
+            return Some(eval);
         }
-        // Fail-high reduction, Rapfi's margins: off the principal variation, a node whose evaluation lies
-        // well above beta will most likely cut, and a cut needs only one good move, which a ply shallower
-        // usually finds; fours keep their depth. The opponent's fours raise the margin: their blocks may
-        // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
-        // none). (+20 ± 24 Elo, 800 games of 100 ms self-play; 39% fewer `bench 10` nodes.) Neither
-        // ProbCut beside it nor a ply more for a second four in a row paid (docs/strength.md, Ideas tried).
-        let likely_high = eval.is_some_and(|e| {
-            e >= beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth + FAIL_HIGH_FOURS * i32::from(!calm)
-        });
-        let staged = tt_move.filter(|&m| {
-            calm && self.pos.is_empty(m)
-                && self.pos.is_near(m)
-                && (!self.pos.restricted(me) || self.pos.legal_for(m, me))
-        });
-        // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
-        // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `child`).
-        self.tt_threat[ply] =
-            tt_move.is_some_and(|m| self.pos.is_empty(m) && self.pos.class(m, me).is_open_threat());
-        let orig_alpha = alpha;
+        None
+    }
+
+    /// The move loop: the table's move when it is staged (searched before any are generated),
+    /// then the generated moves in order, widened when the best few lose. Returns the best score and
+    /// move, or `Err` with the node's score when it ends otherwise (an abort, no move to make).
+    fn search_moves(
+        &mut self,
+        node: &mut Node,
+        tt_move: Option<usize>,
+        staged: Option<usize>,
+    ) -> Result<(i32, Option<usize>), i32> {
         let mut best = -INF;
         let mut best_move = None;
-        let mut cut = false;
         // No singular extension for the table's move (41.4% of 320 games against Rapfi at 300 ms, about
         // 41% without, for 53% more `bench 10` nodes), nor Rapfi's fractional extension of it (39.7%;
         // docs/strength.md, Ideas tried).
         if let Some(m) = staged {
-            let v = self.child(m, 0, alpha, beta, depth, ply, quiet, false, likely_high, cut_node);
+            let v = self.child(node, m, 0, false);
             if self.aborted {
-                return 0;
+                return Err(0);
             }
             best = v;
             best_move = Some(m);
-            if v > alpha {
-                alpha = v;
-                cut = v >= beta;
+            if v > node.alpha {
+                node.alpha = v;
+                if v >= node.beta {
+                    return Ok((best, best_move));
+                }
             }
         }
-        if !cut {
-            let mut rechecked = false;
-            let limit = match (quiet, self.prior_ordered()) {
-                (false, _) => usize::MAX,
-                (true, true) => quiet_moves(depth),
-                (true, false) => MAX_QUIET_MOVES,
-            };
-            // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
-            // only at the root (`generate`): together with the history learned at every node (see
-            // `score_move`) leaving it out scored 43.9% of 960 games against Rapfi at 300 ms, 39.7% with
-            // it, for 29% fewer nodes (docs/strength.md, Ideas tried). The leaf's own small VCF (the
-            // opponent moves there) still catches the short threats.
-            let mut moves = match self.generate(ply, tt_move, &mut false, limit) {
-                Ok(m) => m,
-                Err(v) => return v,
-            };
-            if moves.is_empty() {
-                // Renju black with every point forbidden: the game is lost.
-                return -(WIN - p - 2);
+        let mut moves = self.node_moves(node, tt_move)?;
+        // The only move costs no depth; the moves a fallback adds when it loses are not forced.
+        let forced = moves.len() == 1;
+        let first = if let Some(m) = staged {
+            // The table's move was searched already (it heads the list).
+            moves.retain(|&x| x != m);
+            1
+        } else {
+            0
+        };
+        // Defending an open three: only the best few answers by the prior at first, the rest held
+        // back for when all of those lose (a pruned defence must not make the three a win).
+        let mut end = moves.len();
+        if !node.quiet && node.ply >= 2 && self.prior_ordered() {
+            end = end.min(defence_moves(node.depth));
+        }
+        let mut rechecked = false;
+        let mut k = 0;
+        while k < end {
+            let m = moves[k];
+            let v = self.child(node, m, first + k, forced && k == 0);
+            if self.aborted {
+                return Err(0);
             }
-            // The only move costs no depth; the moves a fallback adds when it loses are not forced.
-            let forced = moves.len() == 1;
-            let first = if let Some(m) = staged {
-                // The table's move was searched already (it heads the list).
-                moves.retain(|&x| x != m);
-                1
-            } else {
-                0
-            };
-            // Defending an open three: only the best few answers by the prior at first, the rest held
-            // back for when all of those lose (a pruned defence must not make the three a win).
-            let mut end = moves.len();
-            if !quiet && ply >= 2 && self.prior_ordered() {
-                end = end.min(defence_moves(depth));
-            }
-            let mut k = 0;
-            while k < end {
-                let m = moves[k];
-                let only = forced && k == 0;
-                let v = self.child(m, first + k, alpha, beta, depth, ply, quiet, only, likely_high, cut_node);
-                if self.aborted {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_move = Some(m);
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            cut = true;
-                            // The moves tried before the cut failed here: they lose what the cut
-                            // move gains, so they sort later at the nodes that follow (measured with
-                            // razoring: see `RAZOR_MARGIN`).
-                            let malus = depth * depth;
-                            for &f in moves[..k].iter().chain(staged.as_ref()) {
-                                let h = &mut self.history[f][me.index()];
-                                *h = h.saturating_sub(malus);
-                            }
-                            break;
-                        }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > node.alpha {
+                    node.alpha = v;
+                    if v >= node.beta {
+                        self.history_malus(&moves[..k], staged, node.depth);
+                        break;
                     }
                 }
-                k += 1;
-                if k == end && best <= -WIN_THRESHOLD {
-                    end = moves.len();
-                }
-                if k == moves.len() && quiet && !rechecked && best <= -WIN_THRESHOLD {
-                    // Every one of the best few quiet moves lost: before the node is called lost, our
-                    // fours and threes that were left out get their turn first (a counter-attack most
-                    // often beats a slow attack), then every other move near the stones (a quiet block
-                    // at the end of the opponent's VCT). The prior may rank the saving move below the
-                    // limit, and missed ones made the search claim wins that Rapfi refuted. It costs 6%
-                    // of the nodes to depth 12 (without: 37.8% of 320 games against Rapfi at 300 ms,
-                    // with it 40-41%). Only a loss widens the node: widening where the best few merely
-                    // fail low did not pay (docs/strength.md, Ideas tried).
-                    rechecked = true;
-                    for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
-                        if !moves.contains(&i) && Some(i) != staged {
-                            moves.push(i);
-                        }
-                    }
-                    self.add_other_moves(&mut moves, tt_move, staged, usize::MAX);
-                    end = moves.len();
-                }
+            }
+            k += 1;
+            if k == end && best <= -WIN_THRESHOLD {
+                end = moves.len();
+            }
+            if k == moves.len() && node.quiet && !rechecked && best <= -WIN_THRESHOLD {
+                rechecked = true;
+                self.add_saving_moves(&mut moves, tt_move, staged);
+                end = moves.len();
             }
         }
-        // Only a cut teaches the history: Rapfi's credit for the best move of a principal-variation node
-        // that raised alpha without a cut was inside the noise (47.2% of 320 games against Rapfi at
-        // 300 ms, 45.1% of 960 without; docs/strength.md, Ideas tried).
-        if cut && let Some(m) = best_move {
-            let h = &mut self.history[m][me.index()];
-            *h = h.saturating_add(depth * depth);
+        Ok((best, best_move))
+    }
+
+    /// The generated moves of a node, at a quiet one only the best `quiet_moves` by the prior; `Err`
+    /// with the node's score when the generator decides it.
+    fn node_moves(&mut self, node: &Node, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
+        let limit = match (node.quiet, self.prior_ordered()) {
+            (false, _) => usize::MAX,
+            (true, true) => quiet_moves(node.depth),
+            (true, false) => MAX_QUIET_MOVES,
+        };
+        // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
+        // only at the root (`generate`): together with the history learned at every node (see
+        // `score_move`) leaving it out scored 43.9% of 960 games against Rapfi at 300 ms, 39.7% with
+        // it, for 29% fewer nodes (docs/strength.md, Ideas tried). The leaf's own small VCF (the
+        // opponent moves there) still catches the short threats.
+        let moves = self.generate(node.ply, tt_move, &mut false, limit)?;
+        if moves.is_empty() {
+            // Renju black with every point forbidden: the game is lost.
+            return Err(-(WIN - node.ply as i32 - 2));
         }
-        let bound = if best >= beta {
+        Ok(moves)
+    }
+
+    /// The moves tried before a cut failed here: they lose what the cut move gains, so they sort later
+    /// at the nodes that follow (measured with razoring: see `RAZOR_MARGIN`).
+    fn history_malus(&mut self, tried: &[usize], staged: Option<usize>, depth: i32) {
+        let me = self.pos.side();
+        let malus = depth * depth;
+        for &f in tried.iter().chain(staged.as_ref()) {
+            let h = &mut self.history[f][me.index()];
+            *h = h.saturating_sub(malus);
+        }
+    }
+
+    /// Appends to `moves` what a quiet node searches before it is called lost, when every one of its
+    /// best few moves lost.
+    fn add_saving_moves(&self, moves: &mut Vec<usize>, tt_move: Option<usize>, staged: Option<usize>) {
+        // Our fours and threes that were left out get their turn first (a counter-attack most often
+        // beats a slow attack), then every other move near the stones (a quiet block at the end of the
+        // opponent's VCT). The prior may rank the saving move below the limit, and missed ones made the
+        // search claim wins that Rapfi refuted. It costs 6% of the nodes to depth 12 (without: 37.8% of
+        // 320 games against Rapfi at 300 ms, with it 40-41%). Only a loss widens the node: widening
+        // where the best few merely fail low did not pay (docs/strength.md, Ideas tried).
+        let me = self.pos.side();
+        for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
+            if !moves.contains(&i) && Some(i) != staged {
+                moves.push(i);
+            }
+        }
+        self.add_other_moves(moves, tt_move, staged, usize::MAX);
+    }
+
+    /// The history learns from a cut, and the table stores the result (`alpha`: the window's
+    /// low end before the move loop raised it).
+    fn store_result(&mut self, key: u64, node: &Node, alpha: i32, best: i32, best_move: Option<usize>) {
+        let bound = if best >= node.beta {
             Bound::Lower
-        } else if best > orig_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
+        // Only a cut teaches the history: Rapfi's credit for the best move of a principal-variation node
+        // that raised alpha without a cut was inside the noise (47.2% of 320 games against Rapfi at
+        // 300 ms, 45.1% of 960 without; docs/strength.md, Ideas tried).
+        if bound == Bound::Lower
+            && let Some(m) = best_move
+        {
+            let h = &mut self.history[m][self.pos.side().index()];
+            *h = h.saturating_add(node.depth * node.depth);
+        }
         // A node that failed low stores no move: its best is only the highest of upper bounds, often the
         // first move searched, and it would replace the move a deeper or earlier search found here (the
         // table keeps that one: see `Tt::store`), which calm nodes search before any other. As Rapfi and
         // Stockfish do (renju: 49.3% of 640 games against Rapfi at 300 ms, 43.4% of 320 storing it;
         // docs/strength.md, Ideas tried).
         let best_move = if bound == Bound::Upper { None } else { best_move };
-        self.tt.store(key, best_move, to_tt(best, p), depth, bound);
-        best
+        self.tt.store(key, best_move, to_tt(best, node.ply as i32), node.depth, bound);
     }
 
-    /// Searches the `n`-th move `m` of a node (PVS: the first with the full window, the rest with a
-    /// null window first, late quiet ones reduced). Returns its score from the node's view.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn child(
-        &mut self,
-        m: usize,
-        n: usize,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        quiet: bool,
-        forced: bool,
-        likely_high: bool,
-        cut_node: bool,
-    ) -> i32 {
+    /// Searches the `n`-th move `m` of `node` (PVS: the first with the full window, the rest with a
+    /// null window first, late quiet ones reduced); `forced`: the node's only move. Returns its score
+    /// from the node's view.
+    fn child(&mut self, node: &Node, m: usize, n: usize, forced: bool) -> i32 {
+        let Node { alpha, beta, depth, ply, cut_node, .. } = *node;
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one mostly only spends itself
         // (+35 ± 24 Elo, 800 games of 100 ms self-play; unreduced, 37.0% of 320 games against Rapfi at
@@ -315,7 +391,7 @@ impl<'a> Worker<'a> {
         // Ideas tried).
         let class = self.pos.class(m, self.pos.side());
         let threat = class.is_open_threat() || (class == Class::B4 && !self.prior_ordered());
-        let shallower = likely_high && !class.is_four();
+        let shallower = node.likely_high && !class.is_four();
         self.was_four[ply] = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
         self.pos.play(m);
@@ -323,35 +399,9 @@ impl<'a> Worker<'a> {
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
         self.ext[ply + 1] = self.ext[ply];
         let v = if n == 0 {
-            -self.search(-beta, -alpha, new_depth, ply + 1, beta - alpha == 1 && !cut_node)
+            -self.search(-beta, -alpha, new_depth, ply + 1, node.null_window() && !cut_node)
         } else {
-            // Late quiet moves are searched shallower first: from the third on in the prior's order
-            // (+19 ± 24 Elo over the fourth, 800 games of 100 ms self-play), from the fourth in the
-            // weight matrix's. Not the answers to an open three, nor a ply more for a late move that
-            // continues our attack (docs/strength.md, Ideas tried).
-            let prior = self.prior_ordered();
-            let from = if prior { 2 } else { 3 };
-            let reduce = if !(quiet && !threat && depth >= 2 && n >= from) {
-                0
-            } else if prior {
-                // A null window (beta = alpha + 1) means this node is off the principal variation, where
-                // a wrong cut costs least: a ply more (+47 ± 34 Elo with the steeper `reduction`, 100 ms
-                // self-play). A ply more at an expected cut node (`CUT_EXTRA`), and where the table's move
-                // is a threat (Stockfish's `ttCapture`; here one that makes an open three or more): where
-                // an earlier search found a threat best, a quiet move is less likely to matter (46.8% of
-                // 960 games against Rapfi at 300 ms, 45.4% of 1280 without). From three plies up the
-                // reduced look keeps a ply of search below the move; two plies from the horizon the move
-                // goes to the quiescence. Not taken: Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no
-                // reduction two plies up (docs/strength.md, Ideas tried).
-                (reduction(depth, n)
-                    + i32::from(beta - alpha == 1)
-                    + CUT_EXTRA * i32::from(cut_node)
-                    + i32::from(self.tt_threat[ply]))
-                .min(new_depth - 1)
-                .max(1)
-            } else {
-                gentle_reduction(depth, n)
-            };
+            let reduce = if threat { 0 } else { self.late_reduction(node, n, new_depth) };
             let mut v =
                 -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1, reduce > 0 || !cut_node);
             if v > alpha && reduce > 0 {
@@ -375,16 +425,42 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// Plies taken off the `n`-th move of `node`, one that makes no threat, searched `new_depth` deep
+    /// at its nominal depth: 0 unless it is a late quiet move.
+    fn late_reduction(&self, node: &Node, n: usize, new_depth: i32) -> i32 {
+        // Late quiet moves are searched shallower first: from the third on in the prior's order
+        // (+19 ± 24 Elo over the fourth, 800 games of 100 ms self-play), from the fourth in the
+        // weight matrix's. Not the answers to an open three, nor a ply more for a late move that
+        // continues our attack (docs/strength.md, Ideas tried).
+        let prior = self.prior_ordered();
+        let from = if prior { 2 } else { 3 };
+        if !(node.quiet && node.depth >= 2 && n >= from) {
+            0
+        } else if prior {
+            // A null window (beta = alpha + 1) means this node is off the principal variation, where
+            // a wrong cut costs least: a ply more (+47 ± 34 Elo with the steeper `reduction`, 100 ms
+            // self-play). A ply more at an expected cut node (`CUT_EXTRA`), and where the table's move
+            // is a threat (Stockfish's `ttCapture`; here one that makes an open three or more): where
+            // an earlier search found a threat best, a quiet move is less likely to matter (46.8% of
+            // 960 games against Rapfi at 300 ms, 45.4% of 1280 without). From three plies up the
+            // reduced look keeps a ply of search below the move; two plies from the horizon the move
+            // goes to the quiescence. Not taken: Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no
+            // reduction two plies up (docs/strength.md, Ideas tried).
+            (reduction(node.depth, n)
+                + i32::from(node.null_window())
+                + CUT_EXTRA * i32::from(node.cut_node)
+                + i32::from(self.tt_threat[node.ply]))
+            .min(new_depth - 1)
+            .max(1)
+        } else {
+            gentle_reduction(node.depth, n)
+        }
+    }
+
     /// Caro: the opponent has five points and each of our stops (see `threat::five_stops`) is searched
     /// as a forced move, at no cost in depth; none at all loses.
-    pub(super) fn stop_fives(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
+    fn stop_fives(&mut self, node: &Node) -> i32 {
+        let Node { mut alpha, beta, depth, ply, cut_node, .. } = *node;
         let p = ply as i32;
         let stops = five_stops(&self.pos);
         if stops.is_empty() {
@@ -444,4 +520,33 @@ impl<'a> Worker<'a> {
             && self.pos.count(me, Class::F3x2) + self.pos.count(me, Class::B4F3) > 0
             && (quiet_opponent() || four_three_wins(&self.pos, me))
     }
+}
+
+/// The table's cut-off below the root: an entry at least as deep whose bound settles the window.
+/// It cuts on the principal variation too (cutting only off it, as Rapfi and Stockfish do: 44.8% of 320
+/// games against Rapfi at 300 ms, 45.2% as it is), and a cut here teaches the history nothing
+/// (docs/strength.md, Ideas tried).
+fn table_cut(entry: Option<Entry>, node: &Node) -> Option<i32> {
+    let e = entry?;
+    if e.depth < node.depth || node.ply == 0 {
+        return None;
+    }
+    let score = from_tt(e.score, node.ply as i32);
+    match e.bound {
+        Bound::Exact => Some(score),
+        Bound::Lower if score >= node.beta => Some(score),
+        Bound::Upper if score <= node.alpha => Some(score),
+        _ => None,
+    }
+}
+
+/// The fail-high reduction applies (see `Node::likely_high`).
+fn likely_fail_high(node: &Node, eval: i32, calm: bool) -> bool {
+    // Fail-high reduction, Rapfi's margins: off the principal variation, a node whose evaluation lies
+    // well above beta will most likely cut, and a cut needs only one good move, which a ply shallower
+    // usually finds; fours keep their depth. The opponent's fours raise the margin: their blocks may
+    // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
+    // none). (+20 ± 24 Elo, 800 games of 100 ms self-play; 39% fewer `bench 10` nodes.) Neither
+    // ProbCut beside it nor a ply more for a second four in a row paid (docs/strength.md, Ideas tried).
+    eval >= node.beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * node.depth + FAIL_HIGH_FOURS * i32::from(!calm)
 }
