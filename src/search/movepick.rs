@@ -42,9 +42,9 @@ impl<'a> Worker<'a> {
                 }
             }
             if set.is_empty() {
-                // Nothing stops the open four: lost in four plies. (Counted from the root: the game's
-                // stones once counted too gave a loss in 4 the distance of one 50 to 120 plies away,
-                // so the search took such a line for the more stubborn defence.)
+                // Nothing stops the open four: lost in four plies, counted from the search's root. (From
+                // the game's first stone, a loss in 4 late in a game would read as a distant one, and the
+                // search would take it for the more stubborn defence.)
                 return Err(-(WIN - ply as i32 - 4));
             }
             moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
@@ -53,13 +53,9 @@ impl<'a> Worker<'a> {
         {
             // The opponent has a four-three point: only its answers (see `four_three_defences`; Rapfi's
             // move picker), every one of them, however many the prior would take here: any other move
-            // loses in five plies, and each such move's refutation was a subtree searched. Of 17 long
-            // wins (21 to 33 plies) that Rapfi found against us in lost games, found at 300 ms in 31 to
-            // 1431 ms by Rapfi, the search found 12 in 3 ms to 2.5 s, about twice as fast with this as
-            // without. Against Rapfi at 300 ms in freestyle: 152-168 and 142-178 of 320 (45.9% over
-            // 640, as black 70.8%, as white 21.1%), the search without it 45.9% over 1920 (as black
-            // about 67%, as white about 23%): level, and kept for the long wins it finds sooner
-            // (Strength, "Fiftieth session"). `bench` 31812 to 32527 nodes, `bench 10` 179146 to 176958.
+            // loses in five plies, and each such move's refutation was a subtree searched. Level against
+            // Rapfi (45.9% of 640 games at 300 ms, 45.9% without), and kept because long wins (21 to 33
+            // plies) are found about twice as fast (docs/strength.md, Ideas tried).
             let moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
             return Ok(self.best_first(moves, usize::MAX));
         } else if let Some(line) = if pente || ply > 0 { None } else { self.opponent_vcf() } {
@@ -181,8 +177,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The opponent's VCF if it could move now (a null move), as the cells of its line. Asked once a
-    /// move, at the root (see `search`), so it keeps no memo: the one it had served the same check at
-    /// every depth when the tree made it, and cost each worker a 1 MB allocation a move after that.
+    /// move, at the root (see `search`), so it keeps no memo (one would cost each worker a 1 MB
+    /// allocation a move).
     pub(super) fn opponent_vcf(&mut self) -> Option<Vec<usize>> {
         let opp = self.pos.side().opp();
         if self.pos.count(opp, Class::B4) + self.pos.count(opp, Class::B4F3) == 0 {
@@ -204,21 +200,11 @@ impl<'a> Worker<'a> {
         self.pos.capture_rule().is_none()
     }
 
-    /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a logit)
-    /// plus the history. The history, unbounded within a move, matters more than it looks beside the fitted
-    /// prior: against Rapfi at 300 ms (freestyle, 320 games each) the prior alone scored 35.6%, twice the
-    /// history's weight 40.9%, this weight about 41% (Strength, "Twenty-fourth session"). Rapfi's counter
-    /// move on top (0.4 logit for the quiet reply that last cut off after the same move of the opponent's)
-    /// scored 40.6%, the same (Strength, "Twenty-seventh session"), and its graded form, a continuation
-    /// history (per side, the opponent's last move and our reply, with the history's bonus and malus, a 32nd
-    /// of it added) 37.5%, the same after our own previous move 39.2% (Strength, "Thirtieth session"). A
-    /// killer move (the quiet move that last cut off at the same ply, right after the table's move; 13% fewer
-    /// `bench 10` nodes, yet no deeper at a fixed node count) scored 37.2% (Strength, "Thirty-second
-    /// session"). The history is learned at every node, the answers to an open three too (their cut's bonus
-    /// and malus), where it used to be learned at quiet nodes only: alone that scored 40.9% (`bench 10`
-    /// 244279), the same, and at half its weight (a 128th; `bench 10` 249859) 38.8% (Strength, "Forty-second
-    /// session"); together with the opponent's VCF threat left unchecked inside the tree (see `search`)
-    /// 44.8%, 44.7% and 42.0% (Strength, "Forty-fourth session").
+    /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
+    /// logit) plus the history / 64. The history, unbounded within a move and learned at every node (the
+    /// answers to an open three too), matters more than it looks beside the fitted prior: without it
+    /// 35.6% of 320 games against Rapfi at 300 ms, twice its weight 40.9%, this weight about 41%. Counter
+    /// move, continuation history and killer move did not pay (docs/strength.md, Ideas tried).
     #[inline]
     pub(super) fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {

@@ -8,13 +8,9 @@ impl<'a> Worker<'a> {
     /// last completed iteration, widening it on each failure until the score lies inside (Rapfi's and
     /// Stockfish's way). A narrow window lets the principal variation's nodes cut as well: a late root
     /// move that beats the first one on the null window is re-searched against a bound near the
-    /// expected score, not against an infinite one. In one early middle game of a lost game against
-    /// Rapfi two such re-searches were 85% of the nodes of the iteration that the 300 ms turn could
-    /// not finish; with the window that iteration took half the time. Self-play at 100 ms: 204-196
-    /// (+7 +- 33 Elo, 400 games); against Rapfi at 300 ms 247-393 of 640 (38.6%, where the code before
-    /// scored 33.8% over 480), at 100 ms 45.6% of 480 (42.1% over 960 before). (With the weight
-    /// matrix's evaluation and order, before the pruning that depends on the window, it saved 2% of
-    /// the nodes and was not played.)
+    /// expected score, not against an infinite one (such re-searches can take most of an iteration's
+    /// nodes). (+7 ± 33 Elo, 100 ms self-play; 38.6% of 640 games against Rapfi at 300 ms, 33.8% of 480
+    /// without; docs/strength.md, Ideas tried.)
     pub fn root(
         &mut self,
         moves: &mut [usize],
@@ -40,7 +36,7 @@ impl<'a> Worker<'a> {
                         // Its own search in the new window finished below the move it beat, so it is
                         // not the better move at this depth: the last complete depth's move is played
                         // (usually the one it beat; a third move that beat the first in the same
-                        // window is not remembered: rarer still). It had been taken on its null-window
+                        // window is not remembered: rarer still). It was taken on its null-window
                         // fail high, which the pruning of null windows makes the less reliable.
                         (Some((_, beaten)), Some(v)) if v <= beaten => None,
                         (Some(_), Some(v)) => Some(v),
@@ -62,13 +58,10 @@ impl<'a> Worker<'a> {
                 return Some(s);
             }
             // Rapfi's rule holds the width near 24 below scores of 1024, and a fail-soft score sits on
-            // the bound it failed, so a score rising to a win creeps up about 21 a search (140 windows in
-            // one iteration of a lost game's position). Grown by a third each time (Stockfish's rule) the
-            // search found long wins sooner, yet scored 285.5-354.5 of 640 freestyle games against Rapfi
-            // at 300 ms (44.6%), this rule 45.8% the same day (Strength, "Fifty-first session").
-            // Every window is searched to the iteration's depth. Rapfi searches a ply shallower after
-            // every third fail high in a row (its `failHighCnt`): 153.5-166.5 of 320 (48.0%; `bench 10`
-            // 169949), the search as it is 45.1% over 960 (Strength, "Fifty-fourth session").
+            // the bound it failed, so a score rising to a win creeps up about 21 a search. Stockfish's
+            // growth by a third finds such wins sooner, yet played no better (44.6% of 640 games against
+            // Rapfi at 300 ms, this rule 45.8%). Every window is searched to the iteration's depth, not a
+            // ply shallower after fail highs (Rapfi's `failHighCnt`; docs/strength.md, Ideas tried).
             delta = delta * (3 + s.abs() / 1024) / 4 + 6;
             if delta > ASPIRATION_MAX {
                 (lo, hi) = (-INF, INF);
@@ -99,20 +92,16 @@ impl<'a> Worker<'a> {
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
-            // but keep a ply of search below them. Not closed fours, though the tree reduces them: here
-            // (where the prior orders the moves) they scored 131-189 of 320 against Rapfi at 300 ms
-            // (40.9%; `bench 10` 157721), the search as it is 45.2% over 640 (Strength, "Forty-sixth
-            // session").
+            // but keep a ply of search below them. Not closed fours, though the tree reduces them (40.9%
+            // of 320 games against Rapfi at 300 ms, 45.2% of 640 without; docs/strength.md, Ideas tried).
             let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
                 curve(depth, n).min(depth - 2)
             } else {
                 0
             };
-            // A root move's score is its search's, whatever kind of move it is. In the games we lose,
-            // we play about twice as many fours as Rapfi does in those it loses, yet closed fours rated
-            // 40 lower (spent only when clearly best) scored 28.7% of 162 games against Rapfi at 300 ms,
-            // and 30 higher 32.9% of 161, the search as it is about 40% (Strength, "Fortieth session"):
-            // a nudge either way to its choice of fours costs much.
+            // A root move's score is its search's, whatever kind of move it is: a nudge either way to
+            // its choice of fours costs much (closed fours rated 40 lower: 28.7% of 162 games against
+            // Rapfi at 300 ms, 30 higher 32.9% of 161, as it is about 40%; docs/strength.md, Ideas tried).
             self.was_four[0] = self.pos.class(m, me).is_four();
             self.pos.play(m);
             let v = if n == 0 {
@@ -123,9 +112,8 @@ impl<'a> Worker<'a> {
                     v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
                 }
                 // A null-window fail high at the aspiration bound is taken as it is (the window widens
-                // and the iteration searches again): also re-searched with the full window, it scored
-                // 145-175 of 320 against Rapfi at 300 ms (45.3%), the search as it is 45.2% over 640
-                // (Strength, "Forty-sixth session").
+                // and the iteration searches again): re-searched with the full window too, 45.3% of 320
+                // games against Rapfi at 300 ms, 45.2% of 640 without (docs/strength.md, Ideas tried).
                 if v > alpha && v < beta {
                     v = -self.search(-beta, -alpha, depth - 1, 1, false);
                 }
@@ -172,7 +160,7 @@ impl<'a> Worker<'a> {
 
     /// The principal variation from the table, starting with `first`. A five and the block of the
     /// opponent's only five are followed without the table: the search plays them before it stores
-    /// anything, so the table's line used to end at the first four.
+    /// anything, so the table's line alone would end at the first four.
     pub(super) fn collect_pv(&mut self, first: usize, pv: &mut Vec<usize>) {
         let mut played = 0;
         let mut m = Some(first);

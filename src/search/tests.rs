@@ -134,12 +134,11 @@ fn root(pos: Position, depth: i32, prev: Option<i32>) -> (i32, usize) {
 
 #[test]
 fn a_quiet_move_answers_a_vcf_threat_when_it_wins_first() {
-    // Game 135 of the thirteenth session's fourth 300 ms run against Rapfi, rows numbered from the
-    // bottom: our i10 (black) lost to e7 d6 e8. Here black must block white's four at d6; then
-    // black has a VCF if it could move again (on column i), and white's winning answer, e8 (a
-    // closed three and a two), is none of its fours, threes or the points of that line. The
-    // search must try it: it finds the win by depth 6; without e8 among white's answers, not even
-    // at depth 16.
+    // From a game lost to Rapfi, rows numbered from the bottom: our i10 (black) lost to e7 d6 e8.
+    // Here black must block white's four at d6; then black has a VCF if it could move again (on
+    // column i), and white's winning answer, e8 (a closed three and a two), is none of its fours,
+    // threes or the points of that line. The search must try it: it finds the win by depth 6;
+    // without e8 among white's answers, not even at depth 16.
     let pos = position(
         "
         . . . . . . . . . . . . . . .
