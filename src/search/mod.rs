@@ -77,13 +77,20 @@ pub struct Worker<'a> {
     completed: Option<&'a AtomicI32>,
     /// The depth of the root iteration under way.
     iteration: i32,
-    /// By ply: whether the move played there made a four (read two and four plies later).
-    was_four: [bool; MAX_PLY + 2],
-    /// By ply: the LMR extensions on the line that leads there.
-    ext: [u8; MAX_PLY + 2],
-    /// By ply: whether the table's move at that node makes an open three or a stronger threat (read by
-    /// the late-move reduction of its quiet moves).
-    tt_threat: [bool; MAX_PLY + 2],
+    /// By ply, what the line under way keeps (see `Stack`).
+    stack: [Stack; MAX_PLY + 2],
+}
+
+/// What the search keeps for one ply of the line under way (Stockfish's `Stack`).
+#[derive(Clone, Copy, Default)]
+struct Stack {
+    /// The move played here made a four (read two and four plies later).
+    was_four: bool,
+    /// The LMR extensions on the line that leads here.
+    ext: u8,
+    /// The table's move at this node makes an open three or a stronger threat (read by the late-move
+    /// reduction of its quiet moves).
+    tt_threat: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -114,9 +121,7 @@ impl<'a> Worker<'a> {
             first_score: None,
             completed: None,
             iteration: 0,
-            was_four: [false; MAX_PLY + 2],
-            ext: [0; MAX_PLY + 2],
-            tt_threat: [false; MAX_PLY + 2],
+            stack: [Stack::default(); MAX_PLY + 2],
         }
     }
 

@@ -81,7 +81,7 @@ impl<'a> Worker<'a> {
         });
         // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
         // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `late_reduction`).
-        self.tt_threat[ply] =
+        self.stack[ply].tt_threat =
             tt_move.is_some_and(|m| self.pos.is_empty(m) && self.pos.class(m, me).is_open_threat());
         let (best, best_move) = match self.search_moves(&mut node, tt_move, staged) {
             Ok(found) => found,
@@ -144,8 +144,8 @@ impl<'a> Worker<'a> {
         // A forced move costs no depth, and no more than that: half a ply more (Rapfi extends this
         // block 1.3 plies) scored 38.3% of 320 games against Rapfi at 300 ms, the search without it
         // about 40% (docs/strength.md, Ideas tried).
-        self.was_four[ply] = self.pos.class(b, me).is_four();
-        self.ext[ply + 1] = self.ext[ply];
+        self.stack[ply].was_four = self.pos.class(b, me).is_four();
+        self.stack[ply + 1].ext = self.stack[ply].ext;
         self.tt.prefetch(self.pos.hash_after(b));
         self.pos.play(b);
         let v = -self.search(-beta, -alpha, depth, ply + 1, node.null_window() && !cut_node);
@@ -217,7 +217,7 @@ impl<'a> Worker<'a> {
         if eval < WIN_THRESHOLD
             && beta > -WIN_THRESHOLD
             && eval - FUTILITY_PER_PLY * (depth - 1) >= beta
-            && !(ply >= 4 && self.was_four[ply - 2] && self.was_four[ply - 4])
+            && !(ply >= 4 && self.stack[ply - 2].was_four && self.stack[ply - 4].was_four)
         {
             return Some(eval);
         }
@@ -392,12 +392,12 @@ impl<'a> Worker<'a> {
         let class = self.pos.class(m, self.pos.side());
         let threat = class.is_open_threat() || (class == Class::B4 && !self.prior_ordered());
         let shallower = node.likely_high && !class.is_four();
-        self.was_four[ply] = class.is_four();
+        self.stack[ply].was_four = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
         self.pos.play(m);
         // A forced move costs no depth.
         let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
-        self.ext[ply + 1] = self.ext[ply];
+        self.stack[ply + 1].ext = self.stack[ply].ext;
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1, node.null_window() && !cut_node)
         } else {
@@ -412,8 +412,8 @@ impl<'a> Worker<'a> {
                 // games of 100 ms self-play). The full-window re-search below goes back to the nominal
                 // depth: kept at the extended one, it did no better (docs/strength.md, Ideas tried).
                 let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
-                    && self.ext[ply] < MAX_LMR_EXTENSIONS;
-                self.ext[ply + 1] = self.ext[ply] + u8::from(deeper);
+                    && self.stack[ply].ext < MAX_LMR_EXTENSIONS;
+                self.stack[ply + 1].ext = self.stack[ply].ext + u8::from(deeper);
                 v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1, !cut_node);
             }
             if v > alpha && v < beta {
@@ -449,7 +449,7 @@ impl<'a> Worker<'a> {
             (reduction(node.depth, n)
                 + i32::from(node.null_window())
                 + CUT_EXTRA * i32::from(node.cut_node)
-                + i32::from(self.tt_threat[node.ply]))
+                + i32::from(self.stack[node.ply].tt_threat))
             .min(new_depth - 1)
             .max(1)
         } else {
@@ -472,8 +472,8 @@ impl<'a> Worker<'a> {
         let me = self.pos.side();
         let mut best = -INF;
         for (n, &b) in stops.iter().enumerate() {
-            self.was_four[ply] = self.pos.class(b, me).is_four();
-            self.ext[ply + 1] = self.ext[ply];
+            self.stack[ply].was_four = self.pos.class(b, me).is_four();
+            self.stack[ply + 1].ext = self.stack[ply].ext;
             self.pos.play(b);
             let v = if n == 0 {
                 -self.search(-beta, -alpha, depth, ply + 1, beta - alpha == 1 && !cut_node)

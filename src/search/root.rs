@@ -102,7 +102,7 @@ impl<'a> Worker<'a> {
             // A root move's score is its search's, whatever kind of move it is: a nudge either way to
             // its choice of fours costs much (closed fours rated 40 lower: 28.7% of 162 games against
             // Rapfi at 300 ms, 30 higher 32.9% of 161, as it is about 40%; docs/strength.md, Ideas tried).
-            self.was_four[0] = self.pos.class(m, me).is_four();
+            self.stack[0].was_four = self.pos.class(m, me).is_four();
             self.pos.play(m);
             let v = if n == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, false)
