@@ -442,7 +442,7 @@ fn finish(t: &Tournament, out: &mut impl Write, abandoned: Option<Standing>) -> 
 }
 
 /// Prints a prompt and reads a line; `None` at the end of input. From a pipe the line is echoed, so
-/// the output reads as a transcript of the session.
+/// the output reads as a transcript of the game.
 fn ask(input: &mut impl Input, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
     write!(out, "{prompt}")?;
     out.flush()?;
@@ -549,9 +549,9 @@ mod tests {
 
     #[test]
     fn a_terminal_sees_the_engine_think_and_a_pipe_only_the_transcript() {
-        let session = "tails\nE5\nhint\nquit\n";
-        let piped = shown(small(), &mut Piped(session.as_bytes()), false);
-        let live = shown(small(), &mut Piped(session.as_bytes()), true);
+        let typed = "tails\nE5\nhint\nquit\n";
+        let piped = shown(small(), &mut Piped(typed.as_bytes()), false);
+        let live = shown(small(), &mut Piped(typed.as_bytes()), true);
         assert!(!piped.contains('\r') && !piped.contains('\x1b'), "{piped}");
         // A frame for each iteration, rewritten in place.
         for frame in ["Engine thinking", ": depth 1, best ", ": depth 2, best ", "Finding a hint"] {
