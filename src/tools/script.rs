@@ -214,6 +214,8 @@ pub struct StepReport {
     pub line: usize,
     pub step: String,
     pub passed: bool,
+    /// Why a check failed (`None` when it passed or was not a check).
+    pub failure: Option<Failure>,
     /// False for a step after the engine was lost: it was not run (and a check among them failed).
     pub ran: bool,
     /// What came back (or why the step failed).
@@ -222,6 +224,31 @@ pub struct StepReport {
     pub skipped: Vec<String>,
     /// For an expectation: the last line sent before it (what the answer answers).
     pub after: Option<String>,
+}
+
+/// Why a step failed, as a value (the report's `detail` says it in words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer within the step's limit.
+    NoAnswer,
+    /// The engine closed its output (it exited or crashed).
+    Closed,
+    /// More skipped MESSAGE/DEBUG lines than an answer may hide behind.
+    Flood,
+    /// The engine's input could not be written.
+    CannotWrite,
+    /// An answer where the protocol wants silence.
+    NotSilent,
+    /// The process had not exited within the step's time.
+    StillRunning,
+    /// An answer other than the one expected.
+    WrongAnswer,
+    /// A move expected, and the answer is not `X,Y`.
+    NotAMove,
+    /// A move expected, and it is not legal on the tracked board (occupied, off the board, no game).
+    IllegalMove,
+    /// Not run: the engine was lost at an earlier step.
+    NotRun,
 }
 
 #[derive(Clone, Debug)]
@@ -451,12 +478,15 @@ impl Tracker {
 
     /// Checks an answer that should be a legal move (`X,Y` exactly, digits only, as managers demand) on
     /// the tracked board, and plays it; `Err` says why it is not one.
-    fn engine_move(&mut self, line: &str) -> Result<(), String> {
+    fn engine_move(&mut self, line: &str) -> Result<(), (Failure, String)> {
         self.snapshot = None;
-        let (x, y) = parse_move(line).ok_or("not X,Y")?;
+        let (x, y) = parse_move(line).ok_or((Failure::NotAMove, "not X,Y".to_string()))?;
         self.awaiting_move = false;
-        let b = self.board.as_mut().ok_or("a move, but no game was started")?;
-        b.try_play(x, y).map(|_| ()).map_err(|e| e.to_string())
+        let b = self
+            .board
+            .as_mut()
+            .ok_or((Failure::IllegalMove, "a move, but no game was started".to_string()))?;
+        b.try_play(x, y).map(|_| ()).map_err(|e| (Failure::IllegalMove, e.to_string()))
     }
 
     /// Plays an exact or pattern-matched answer that happens to be a move.
@@ -513,6 +543,7 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                 line: *line_no,
                 step: describe(step),
                 passed: !step.is_check(),
+                failure: step.is_check().then_some(Failure::NotRun),
                 ran: false,
                 detail: format!("not run: the engine was lost at line {at}"),
                 skipped: vec![],
@@ -522,46 +553,46 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
         }
         let mut skipped = vec![];
         let mut fatal = false;
-        let (passed, detail) = match step {
+        let (failure, detail) = match step {
             Step::SendLine(bytes) | Step::SendRaw(bytes) => {
                 last_sent = Some(describe(step));
                 tracker.sent(bytes);
                 last_send = Instant::now();
                 match brain.send_raw(bytes) {
-                    Ok(()) => (true, String::new()),
+                    Ok(()) => (None, String::new()),
                     Err(e) => {
                         fatal = true;
-                        (false, format!("cannot write: {e}"))
+                        (Some(Failure::CannotWrite), format!("cannot write: {e}"))
                     }
                 }
             }
             Step::Limit(ms) => {
                 limit = Duration::from_millis(*ms);
-                (true, String::new())
+                (None, String::new())
             }
             Step::Pause(ms) => {
                 std::thread::sleep(Duration::from_millis(*ms));
-                (true, String::new())
+                (None, String::new())
             }
             Step::Close => {
                 brain.close_stdin();
-                (true, String::new())
+                (None, String::new())
             }
             Step::Exit(ms) => match brain.wait_exit(Instant::now() + Duration::from_millis(*ms)) {
-                Some(status) => (true, format!("exited ({status})")),
-                None => (false, format!("still running after {ms} ms")),
+                Some(status) => (None, format!("exited ({status})")),
+                None => (Some(Failure::StillRunning), format!("still running after {ms} ms")),
             },
             Step::Silent(ms) => {
                 match brain.recv_answer(Instant::now() + Duration::from_millis(*ms), &mut skipped) {
                     Received::Line(l) => {
                         tracker.maybe_move(&l);
-                        (false, format!("got '{l}'"))
+                        (Some(Failure::NotSilent), format!("got '{l}'"))
                     }
-                    Received::Timeout => (true, "no answer".into()),
-                    Received::Closed => (true, "no answer (output closed)".into()),
+                    Received::Timeout => (None, "no answer".into()),
+                    Received::Closed => (None, "no answer (output closed)".into()),
                     Received::Flood => {
                         fatal = true;
-                        (false, "flood of skipped lines".into())
+                        (Some(Failure::Flood), "flood of skipped lines".into())
                     }
                 }
             }
@@ -570,18 +601,20 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                     Received::Line(l) => {
                         let ms = last_send.elapsed().as_millis();
                         match check_answer(step, &l, &mut tracker) {
-                            Ok(()) => (true, format!("got '{l}' after {ms} ms")),
-                            Err(e) => (false, e),
+                            Ok(()) => (None, format!("got '{l}' after {ms} ms")),
+                            Err((failure, why)) => (Some(failure), why),
                         }
                     }
                     other => {
                         fatal = true;
-                        let why = match other {
-                            Received::Timeout => format!("no answer within {} ms", limit.as_millis()),
-                            Received::Flood => "flood of skipped lines".into(),
-                            _ => "the engine closed its output (exited?)".into(),
+                        let (failure, why) = match other {
+                            Received::Timeout => {
+                                (Failure::NoAnswer, format!("no answer within {} ms", limit.as_millis()))
+                            }
+                            Received::Flood => (Failure::Flood, "flood of skipped lines".into()),
+                            _ => (Failure::Closed, "the engine closed its output (exited?)".into()),
                         };
-                        (false, why)
+                        (Some(failure), why)
                     }
                 }
             }
@@ -596,7 +629,8 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
         report.steps.push(StepReport {
             line: *line_no,
             step: describe(step),
-            passed,
+            passed: failure.is_none(),
+            failure,
             ran: true,
             detail,
             skipped,
@@ -614,24 +648,26 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
 }
 
 /// Checks one answer line against an answer step, and keeps the tracked board in step with it.
-fn check_answer(step: &Step, line: &str, tracker: &mut Tracker) -> Result<(), String> {
+fn check_answer(step: &Step, line: &str, tracker: &mut Tracker) -> Result<(), (Failure, String)> {
     let got = || format!("got '{line}'");
+    let as_move =
+        |tracker: &mut Tracker| tracker.engine_move(line).map_err(|(f, e)| (f, format!("{}: {e}", got())));
     match step {
-        Step::Move => tracker.engine_move(line).map_err(|e| format!("{}: {e}", got())),
+        Step::Move => as_move(tracker),
         Step::OneOf(moves) => match parse_move(line) {
-            Some(m) if moves.contains(&m) => tracker.engine_move(line).map_err(|e| format!("{}: {e}", got())),
+            Some(m) if moves.contains(&m) => as_move(tracker),
             _ => {
                 tracker.maybe_move(line);
-                Err(format!("{}: not one of the moves listed", got()))
+                Err((Failure::WrongAnswer, format!("{}: not one of the moves listed", got())))
             }
         },
         Step::Exact(want) => {
             tracker.maybe_move(line);
-            (line == want).then_some(()).ok_or_else(got)
+            (line == want).then_some(()).ok_or_else(|| (Failure::WrongAnswer, got()))
         }
         Step::Pattern(p) => {
             tracker.maybe_move(line);
-            glob_match(p, line).then_some(()).ok_or_else(got)
+            glob_match(p, line).then_some(()).ok_or_else(|| (Failure::WrongAnswer, got()))
         }
         _ => Ok(()),
     }
@@ -744,6 +780,7 @@ mod tests {
             line,
             step: String::new(),
             passed,
+            failure: (!passed).then_some(if ran { Failure::WrongAnswer } else { Failure::NotRun }),
             ran,
             detail: if ran { String::new() } else { "not run: lost".into() },
             skipped: vec![],
