@@ -26,6 +26,7 @@ use crate::game::board::{Color, Pos};
 use crate::game::rules::{Rules, Verdict};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::opening::Opening;
+use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
 
@@ -153,20 +154,10 @@ struct Job {
     number: usize,
 }
 
-/// A small seeded generator for the opening shuffle (no dependency needed for one permutation).
+/// The first `n` opening indices in the order a seed gives.
 fn shuffled(n: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
     let mut v: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
+    Rng::new(seed).shuffle(&mut v);
     v
 }
 
