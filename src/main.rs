@@ -79,7 +79,8 @@ a failure there stops the run with an error and no game played.
   --memory BYTES      INFO max_memory (default 367001600)
   --threads N         INFO thread_num per engine (default: not sent)
   --games N           games per pairing (default 2; each opening is played twice, colours swapped)
-  --openings FILE     openings in the offset format (dx,dy, dx,dy, ...)
+  --openings FILE     openings, one a line, black first: offsets from the centre (dx,dy, dx,dy, ...)
+                      or c-gomoku-cli's pos notation from the top-left corner (h8i9j10), line by line
   --random SEED       play the openings in a shuffled order (default: file order)
   --concurrency N     games at once (default 1)
   --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only;

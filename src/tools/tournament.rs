@@ -23,9 +23,8 @@ use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
-use crate::game::rules::{Rules, Verdict};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
-use crate::tools::opening::Opening;
+use crate::tools::opening::{Opening, check_stones};
 use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
@@ -185,10 +184,8 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     // are often shared between board sizes).
     let (mut placed, mut skipped) = (vec![], vec![]);
     for (i, o) in cfg.openings.iter().enumerate() {
-        match o
-            .place(cfg.game.width, cfg.game.height)
-            .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
-        {
+        let (w, h) = (cfg.game.width, cfg.game.height);
+        match o.place(w, h).and_then(|p| check_stones(&cfg.game.rules, w, h, &p).map(|_| p)) {
             Ok(p) => placed.push((i + 1, p)),
             Err(e) => skipped.push((i + 1, e)),
         }
@@ -214,26 +211,6 @@ fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
         numbers.join(", "),
         skipped.first().map_or("", |(_, why)| why.as_str())
     )
-}
-
-/// An opening's stones played under the rules: Pente's opening rule applies to them as to moves, and
-/// none may capture or win (an opening is a start, not a game).
-fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result<Vec<Pos>, String> {
-    let mut board =
-        crate::game::board::Board::new(game.width as i64, game.height as i64).map_err(|e| e.to_string())?;
-    board.set_capture(rules.capture_rule());
-    for &p in &stones {
-        if !board.is_empty(p) {
-            return Err(format!("{p} is played twice"));
-        }
-        match rules.verdict(&board, p) {
-            Verdict::Continue if board.captures_at(p, board.side_to_move()).is_empty() => {}
-            Verdict::Illegal(why) => return Err(format!("{p} breaks the {rules} opening: {why}")),
-            _ => return Err(format!("{p} ends or changes the game under {rules}")),
-        }
-        board.play_unchecked(p);
-    }
-    Ok(stones)
 }
 
 /// Plays the match. `Err` when nothing was scored: the configuration, an output path or an engine's
@@ -555,6 +532,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::Rules;
     use crate::tools::record::GameRecord;
 
     #[test]
