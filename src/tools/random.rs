@@ -28,11 +28,10 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..n` (0 when `n` is 0). The multiply-shift keeps the bias below 2^-32 for the
-    /// small ranges drawn here, where `%` would favour the low values of a range that does not divide
-    /// 2^64.
+    /// A number in `0..n` (0 when `n` is 0): the high word of a 64x64-bit product (Lemire's
+    /// multiply-shift), as even as `%` for the small ranges drawn here and without a division.
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 
     /// A number in `lo..=hi` (`lo` when the range is empty).
@@ -47,6 +46,12 @@ impl Rng {
             items.swap(i, j);
         }
     }
+}
+
+/// A seed when none is given: the clock's nanoseconds (the caller tells the user, so a run can be
+/// repeated).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use anyhow::{Result, bail};
 use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::tools::random::Rng;
+use crate::tools::random::{Rng, clock_seed};
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {
@@ -485,11 +485,6 @@ fn toss(t: &mut Tournament, input: &mut impl Input, out: &mut impl Write) -> Res
         }
     )?;
     Ok(Some(if won { Who::Human } else { Who::Engine }))
-}
-
-/// The seed of the coin when none is given: the clock.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]
