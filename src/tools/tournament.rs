@@ -1,9 +1,10 @@
-//! A match between engines: round robin or gauntlet, openings played with both colours, several games
-//! at once, results with error bars, an optional SPRT that stops early, game records.
+//! A match between engines: round robin or gauntlet, openings (a file's, or balanced ones drawn afresh
+//! from a seed) played with both colours, several games at once, results with error bars, an optional
+//! SPRT that stops early, game records.
 //!
 //! Scheduling: for every pairing (a, b) the games are numbered k = 0, 1, 2, …; game k uses opening
-//! k / 2 (in file order, or a seeded shuffle of it) and a plays black when k is even, so each opening is
-//! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
+//! k / 2 (in file order or the order drawn, or a seeded shuffle of it) and a plays black when k is
+//! even, so each opening is played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
 //! Everything that can make a match pointless is checked before the first game is scored: the
@@ -25,6 +26,7 @@ use std::time::Instant;
 use crate::game::board::{Color, Pos};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::opening::{Opening, check_stones};
+use crate::tools::opening_gen::{GenConfig, generate};
 use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
@@ -43,6 +45,8 @@ pub struct MatchConfig {
     pub game: GameSettings,
     pub games_per_pair: usize,
     pub openings: Vec<Opening>,
+    /// Draw this many balanced openings afresh before the first game instead (`openings` is empty).
+    pub fresh: Option<(usize, GenConfig)>,
     /// Shuffle the openings with this seed (`None`: file order).
     pub shuffle_seed: Option<u64>,
     pub concurrency: usize,
@@ -96,6 +100,8 @@ pub struct Summary {
     pub seconds: f64,
     /// Openings that do not fit the board or break the rules, by number in the file: skipped.
     pub skipped_openings: Vec<usize>,
+    /// The count and the seed of fresh openings (so that the run can be repeated).
+    pub fresh: Option<(usize, u64)>,
     /// The first game record that could not be written (the match stopped there).
     pub output_error: Option<OutputError>,
 }
@@ -193,6 +199,17 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if placed.is_empty() && !cfg.openings.is_empty() {
         return Err("no opening fits the board".into());
     }
+    if let Some((count, gen_cfg)) = &cfg.fresh {
+        if !cfg.openings.is_empty() {
+            return Err("fresh openings replace a file's: not both".into());
+        }
+        if (gen_cfg.rules, gen_cfg.width, gen_cfg.height) != (cfg.game.rules, cfg.game.width, cfg.game.height)
+        {
+            return Err("fresh openings must be drawn for the match's rules and board".into());
+        }
+        let drawn = generate(gen_cfg, *count).map_err(|e| format!("fresh openings: {e}"))?;
+        placed = drawn.into_iter().enumerate().map(|(i, stones)| (i + 1, stones)).collect();
+    }
     Ok(Openings { placed, skipped })
 }
 
@@ -220,6 +237,12 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let Openings { placed, skipped } = validate(cfg).map_err(MatchError::Config)?;
     if !skipped.is_empty() {
         log::warn!("{}", skipped_warning(cfg, &skipped));
+    }
+    if let Some((count, g)) = &cfg.fresh
+        && cfg.progress
+    {
+        // Told now as well as in the summary, so that a run stopped early can still be repeated.
+        let _ = writeln!(std::io::stderr(), "{count} fresh openings, seed {}", g.seed);
     }
     let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
@@ -251,6 +274,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         times: vec![TimeStats::default(); n],
         scheduled,
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
+        fresh: cfg.fresh.as_ref().map(|(count, g)| (*count, g.seed)),
         ..Default::default()
     });
     let queue = Mutex::new(jobs);
@@ -436,7 +460,9 @@ impl Summary {
     /// The results as a table for people.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "{} games in {}", self.games, duration(self.seconds));
+        let fresh =
+            self.fresh.map_or(String::new(), |(n, seed)| format!(", {n} fresh openings, seed {seed}"));
+        let _ = writeln!(out, "{} games in {}{fresh}", self.games, duration(self.seconds));
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
@@ -590,6 +616,7 @@ mod tests {
             },
             games_per_pair: 2,
             openings: crate::tools::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            fresh: None,
             shuffle_seed: None,
             concurrency: 1,
             sprt: None,
