@@ -218,7 +218,10 @@ fn parse_openings_args(args: &[String]) -> Result<Option<OpeningsArgs>> {
             other => bail!("unknown openings option '{other}'"),
         }
     }
-    let count = count.context("--count is required")?;
+    let count: usize = count.context("--count is required")?;
+    if count == 0 {
+        bail!("--count: at least one opening");
+    }
     let mut cfg =
         GenConfig::new(choice.rules()?, choice.width, choice.height, seed.unwrap_or_else(clock_seed));
     cfg.stones = stones.unwrap_or(cfg.stones);

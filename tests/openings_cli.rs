@@ -116,6 +116,7 @@ fn command_line_mistakes_are_usage_errors() {
     for args in [
         &["openings"][..],
         &["openings", "--count", "x"],
+        &["openings", "--count", "0"],
         &["openings", "--count", "3", "--stones", "5-2"],
         &["openings", "--count", "3", "--format", "sgf"],
         &["openings", "--count", "3", "--format", "pos", "--size", "30"],

@@ -173,7 +173,7 @@ struct Openings {
     skipped: Vec<(usize, String)>,
 }
 
-/// Checks the configuration before anything is started.
+/// Checks the configuration and gathers the openings (drawing fresh ones) before anything is started.
 fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
