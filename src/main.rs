@@ -1,5 +1,6 @@
 //! `pbrain-quincunx`: the Gomocup brain. With no arguments (or only player options) it speaks the
-//! protocol on stdin/stdout; `match` runs engine-vs-engine matches.
+//! protocol on stdin/stdout; `match` runs engine-vs-engine matches and `openings` writes balanced
+//! random openings for them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,8 +13,10 @@ use quincunx::game::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::player::Player;
 use quincunx::search::SearchPlayer;
 use quincunx::tools::elo::Sprt;
-use quincunx::tools::opening::parse_openings;
+use quincunx::tools::opening::{offset_line, parse_openings, pos_line};
+use quincunx::tools::opening_gen::{self, GenConfig};
 use quincunx::tools::process::split_command;
+use quincunx::tools::random::clock_seed;
 use quincunx::tools::referee::GameSettings;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 
@@ -26,6 +29,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
        pbrain-quincunx play [--rules R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
+       pbrain-quincunx openings --count N [--stones A-B] [--variant V | --rule N] [--size N|WxH]
+                       [--seed S] [--depth D] [--margin M] [--format offset|pos] [--out FILE] (openings --help)
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player search    threat-space and alpha-beta search (the default)
@@ -78,8 +83,15 @@ a failure there stops the run with an error and no game played.
   --start-timeout MS  time to answer START (default 10000)
   --memory BYTES      INFO max_memory (default 367001600)
   --threads N         INFO thread_num per engine (default: not sent)
-  --games N           games per pairing (default 2; each opening is played twice, colours swapped)
-  --openings FILE     openings in the offset format (dx,dy, dx,dy, ...)
+  --games N           games per pairing (default 2, or 2N with --openings-random N; each opening is
+                      played twice, colours swapped)
+  --openings FILE     openings, one a line, black first: offsets from the centre (dx,dy, dx,dy, ...)
+                      or c-gomoku-cli's pos notation from the top-left corner (h8i9j10), line by line
+  --openings-random N draw N balanced openings afresh for the match's rule and board, as `openings`
+                      does (not with --openings); the summary's first line gives the seed
+  --seed S            their seed (default: the clock)
+  --stones A-B        their stones (default 3-10)
+  --margin M          their balance: the largest score of our search either way (default 60)
   --random SEED       play the openings in a shuffled order (default: file order)
   --concurrency N     games at once (default 1)
   --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only;
@@ -143,6 +155,117 @@ fn parse_play(args: &[String]) -> Result<Option<(quincunx::tools::play::PlayOpti
         }
     }
     Ok(Some((opts, resume)))
+}
+
+const OPENINGS_USAGE: &str = "\
+usage: pbrain-quincunx openings --count N [options]
+
+Writes N balanced random openings, one a line, black first: a few stones dropped at random in a
+small window anywhere on the board (edges and corners too; under Pente the first stone on the centre
+and the first player's second 3 or more points from it), kept when neither side has a four or a VCF
+and our own search to a fixed depth scores the position within the margin. The same options give the
+same openings, and no two are alike.
+  --count N           openings to write (required)
+  --stones A-B        stones per opening, each count in the range as likely (default 3-10; A: exactly A)
+  --rule N            Gomocup rule code, as `match` takes it (default 0)
+  --variant V         the game by name: freestyle, exact, renju, caro, caro-exact, pente, keryo or gpente
+  --line-length K     K in a row wins (freestyle and exact rules; default 5)
+  --size N | WxH      board size (default 15)
+  --seed S            the generator's seed (default: the clock); told on stderr
+  --depth D           the judging search's depth in plies (default 6; 4 under the Pente family,
+                      whose search is slower)
+  --margin M          the largest score either way still balanced (default 60, on the evaluation's
+                      scale, where a position's score spreads about 260 either way)
+  --format F          offset: dx,dy, dx,dy, ... from the centre (default; what `match --openings` and
+                      c-gomoku-cli's -openings type=offset read), or pos: h8i9j10 from the top-left
+                      corner (c-gomoku-cli's type=pos; boards up to 26 wide)
+  --out FILE          write to FILE (default: stdout)";
+
+/// What `openings` was asked for.
+struct OpeningsArgs {
+    count: usize,
+    cfg: GenConfig,
+    pos: bool,
+    out: Option<PathBuf>,
+}
+
+/// `openings`'s options; `None` when `--help` was asked for.
+fn parse_openings_args(args: &[String]) -> Result<Option<OpeningsArgs>> {
+    let mut choice = GameChoice::default();
+    let (mut count, mut seed, mut stones, mut depth, mut margin) = (None, None, None, None, None);
+    let (mut pos, mut out) = (false, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
+        if choice.take(a, &mut value)? {
+            continue;
+        }
+        match a.as_str() {
+            "--count" => count = Some(num(a, &value()?)?),
+            "--seed" => seed = Some(num(a, &value()?)?),
+            "--stones" => stones = Some(stone_range(a, &value()?)?),
+            "--depth" => depth = Some(num(a, &value()?)?),
+            "--margin" => margin = Some(num(a, &value()?)?),
+            "--format" => {
+                pos = match value()?.as_str() {
+                    "offset" => false,
+                    "pos" => true,
+                    other => bail!("--format: '{other}' is neither offset nor pos"),
+                }
+            }
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "-h" | "--help" => return Ok(None),
+            other => bail!("unknown openings option '{other}'"),
+        }
+    }
+    let count: usize = count.context("--count is required")?;
+    if count == 0 {
+        bail!("--count: at least one opening");
+    }
+    let mut cfg =
+        GenConfig::new(choice.rules()?, choice.width, choice.height, seed.unwrap_or_else(clock_seed));
+    cfg.stones = stones.unwrap_or(cfg.stones);
+    cfg.depth = depth.unwrap_or(cfg.depth);
+    cfg.margin = margin.unwrap_or(cfg.margin);
+    check_gen(&cfg)?;
+    if pos && cfg.width > 26 {
+        bail!("--format pos: columns past z cannot be written ({} wide)", cfg.width);
+    }
+    Ok(Some(OpeningsArgs { count, cfg, pos, out }))
+}
+
+/// `pbrain-quincunx openings …`
+fn openings_command(args: &[String]) -> Result<()> {
+    let Some(OpeningsArgs { count, cfg, pos, out }) =
+        parse_openings_args(args).map_err(|e| usage("openings", e))?
+    else {
+        println!("{OPENINGS_USAGE}");
+        return Ok(());
+    };
+    // Made before the work, so that a path that cannot be written costs nothing.
+    let mut sink: Box<dyn std::io::Write> = match &out {
+        Some(path) => {
+            Box::new(std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?)
+        }
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let started = std::time::Instant::now();
+    let openings = opening_gen::generate(&cfg, count)?;
+    let mut text = String::new();
+    for stones in &openings {
+        text += &if pos { pos_line(stones) } else { offset_line(stones, cfg.width, cfg.height) };
+        text.push('\n');
+    }
+    sink.write_all(text.as_bytes()).and_then(|()| sink.flush()).context("cannot write the openings")?;
+    eprintln!(
+        "{count} openings for {} on {}x{}, seed {} ({:.1} s)",
+        cfg.rules,
+        cfg.width,
+        cfg.height,
+        cfg.seed,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 const BENCH_USAGE: &str = "\
@@ -223,6 +346,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
         Some("play") => return play_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("-V" | "--version") => {
             println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
             return Ok(ExitCode::SUCCESS);
@@ -395,6 +519,90 @@ fn match_command(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// A number on the command line, or what is wrong with it.
+fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
+    v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
+}
+
+/// The game options that `match` and `openings` share: the rule code or the game's name, the line
+/// length and the board.
+struct GameChoice {
+    rule: i64,
+    line: u8,
+    variant: Option<String>,
+    width: usize,
+    height: usize,
+}
+
+impl Default for GameChoice {
+    fn default() -> GameChoice {
+        GameChoice { rule: 0, line: 5, variant: None, width: 15, height: 15 }
+    }
+}
+
+impl GameChoice {
+    /// Takes `flag` with its value if it is one of these options (`Ok(false)`: it is not).
+    fn take(&mut self, flag: &str, value: impl FnOnce() -> Result<String>) -> Result<bool> {
+        match flag {
+            "--rule" => self.rule = num(flag, &value()?)?,
+            "--variant" => self.variant = Some(value()?.to_ascii_lowercase()),
+            "--line-length" => self.line = num(flag, &value()?)?,
+            "--size" => {
+                let v = value()?;
+                (self.width, self.height) = match v.split_once(['x', 'X', ',']) {
+                    Some((w, h)) => (num(flag, w)?, num(flag, h)?),
+                    None => {
+                        let n = num(flag, &v)?;
+                        (n, n)
+                    }
+                };
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The rules asked for: `--variant` names the game, `--rule` otherwise.
+    fn rules(&self) -> Result<Rules> {
+        let (rules, warning) = Rules::from_mask(self.rule, self.line);
+        if let Some(w) = warning {
+            bail!("{w}");
+        }
+        Ok(match self.variant.as_deref() {
+            None | Some("gomoku") => rules,
+            Some(v) => match Rules::named(v) {
+                // --line-length applies to freestyle and exact five, as with --rule (Rules::named gives five).
+                Some(named) if matches!(named.variant, Variant::Freestyle | Variant::Exact) => {
+                    Rules { line: rules.line, ..named }
+                }
+                Some(named) => named,
+                None => {
+                    bail!(
+                        "unknown variant '{v}' ({}, or gomoku: the game --rule names)",
+                        GAME_NAMES.join(", ")
+                    )
+                }
+            },
+        })
+    }
+}
+
+/// A stone range `A-B` (or one count `A`).
+fn stone_range(flag: &str, v: &str) -> Result<(usize, usize)> {
+    Ok(match v.split_once('-') {
+        Some((lo, hi)) => (num(flag, lo.trim())?, num(flag, hi.trim())?),
+        None => {
+            let n = num(flag, v.trim())?;
+            (n, n)
+        }
+    })
+}
+
+/// What the opening generator cannot work with in `cfg` (a mistake on the command line).
+fn check_gen(cfg: &GenConfig) -> Result<()> {
+    opening_gen::check(cfg).map(|_| ()).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
 fn parse_match(args: &[String]) -> Result<MatchConfig> {
     let mut engines: Vec<EngineSpec> = vec![];
     let mut game = GameSettings {
@@ -411,10 +619,11 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
         pause_ms: 3,
         show_stderr: false,
     };
-    let (mut rule, mut line) = (0i64, 5u8);
-    let mut variant: Option<String> = None;
-    let mut cfg_games = 2;
+    let mut choice = GameChoice::default();
+    let mut cfg_games = None;
     let mut openings = vec![];
+    let mut fresh: Option<usize> = None;
+    let (mut seed, mut stones, mut margin) = (None, None, None);
     let mut shuffle_seed = None;
     let mut concurrency = 1;
     let mut sprt = None;
@@ -425,6 +634,9 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
+        if choice.take(a, &mut value)? {
+            continue;
+        }
         match a.as_str() {
             "--engine" => engines.push(engine_spec(&value()?)?),
             "--name" => {
@@ -432,27 +644,27 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
                 engines.last_mut().context("--name must follow an --engine")?.name = v;
             }
             "--gauntlet" => gauntlet = true,
-            "--rule" => rule = parse_num(a, &value()?)?,
-            "--variant" => variant = Some(value()?.to_ascii_lowercase()),
-            "--line-length" => line = parse_num(a, &value()?)?,
-            "--size" => (game.width, game.height) = parse_size(a, &value()?)?,
-            "--turn" => game.turn_ms = parse_num(a, &value()?)?,
-            "--game" => game.game_ms = parse_num(a, &value()?)?,
-            "--tolerance" => game.tolerance_ms = parse_num(a, &value()?)?,
-            "--start-timeout" => game.start_timeout_ms = parse_num(a, &value()?)?,
-            "--memory" => game.max_memory = parse_num(a, &value()?)?,
+            "--turn" => game.turn_ms = num(a, &value()?)?,
+            "--game" => game.game_ms = num(a, &value()?)?,
+            "--tolerance" => game.tolerance_ms = num(a, &value()?)?,
+            "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
+            "--memory" => game.max_memory = num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
-            "--games" => cfg_games = parse_num(a, &value()?)?,
+            "--games" => cfg_games = Some(num(a, &value()?)?),
             "--openings" => {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
                 openings = parse_openings(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
             }
-            "--random" => shuffle_seed = Some(parse_num(a, &value()?)?),
-            "--concurrency" => concurrency = parse_num(a, &value()?)?,
+            "--openings-random" => fresh = Some(num(a, &value()?)?),
+            "--seed" => seed = Some(num(a, &value()?)?),
+            "--stones" => stones = Some(stone_range(a, &value()?)?),
+            "--margin" => margin = Some(num(a, &value()?)?),
+            "--random" => shuffle_seed = Some(num(a, &value()?)?),
+            "--concurrency" => concurrency = num(a, &value()?)?,
             "--sprt" => sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
-            "--max-stones" => game.max_stones = parse_num(a, &value()?)?,
-            "--pause" => game.pause_ms = parse_num(a, &value()?)?,
+            "--max-stones" => game.max_stones = num(a, &value()?)?,
+            "--pause" => game.pause_ms = num(a, &value()?)?,
             "--psq" => psq_dir = Some(PathBuf::from(value()?)),
             "--sgf" => sgf = Some(PathBuf::from(value()?)),
             "--quiet" => progress = false,
@@ -468,16 +680,36 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     if engines.len() < 2 {
         bail!("a match needs at least two --engine");
     }
-    game.rules = match_rules(rule, line, variant.as_deref())?;
+    game.rules = choice.rules()?;
+    (game.width, game.height) = (choice.width, choice.height);
     if game.max_stones == 0 {
         game.max_stones = default_max_stones(&game.rules, game.width * game.height);
     }
+    let fresh = match fresh {
+        Some(_) if !openings.is_empty() => bail!("--openings-random draws the openings: not with --openings"),
+        Some(0) => bail!("--openings-random: at least one opening"),
+        Some(count) => {
+            let mut gen_cfg =
+                GenConfig::new(game.rules, game.width, game.height, seed.unwrap_or_else(clock_seed));
+            gen_cfg.stones = stones.unwrap_or(gen_cfg.stones);
+            gen_cfg.margin = margin.unwrap_or(gen_cfg.margin);
+            check_gen(&gen_cfg)?;
+            Some((count, gen_cfg))
+        }
+        None if seed.is_some() || stones.is_some() || margin.is_some() => {
+            bail!("--seed, --stones and --margin shape fresh openings: they need --openings-random")
+        }
+        None => None,
+    };
+    // Fresh openings are each played with both colours unless a count of games is asked for.
+    let games_per_pair = cfg_games.unwrap_or(fresh.as_ref().map_or(2, |(count, _)| 2 * count));
     Ok(MatchConfig {
         engines,
         gauntlet,
         game,
-        games_per_pair: cfg_games,
+        games_per_pair,
         openings,
+        fresh,
         shuffle_seed,
         concurrency,
         sprt,
@@ -488,22 +720,6 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
     })
 }
 
-/// A number given to `flag`.
-fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T> {
-    v.parse::<T>().map_err(|_| anyhow::anyhow!("{flag}: '{v}' is not a valid number"))
-}
-
-/// `--size`: `N` for a square board, or `WxH` (`x`, `X` or `,` between).
-fn parse_size(flag: &str, v: &str) -> Result<(usize, usize)> {
-    Ok(match v.split_once(['x', 'X', ',']) {
-        Some((w, h)) => (parse_num(flag, w)?, parse_num(flag, h)?),
-        None => {
-            let n = parse_num(flag, v)?;
-            (n, n)
-        }
-    })
-}
-
 /// `--engine`: the command line of an engine, named after its program file until `--name` says.
 fn engine_spec(v: &str) -> Result<EngineSpec> {
     let command = split_command(v).map_err(anyhow::Error::msg)?;
@@ -511,28 +727,6 @@ fn engine_spec(v: &str) -> Result<EngineSpec> {
         .file_name()
         .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
     Ok(EngineSpec { name, command })
-}
-
-/// The game of `match`'s `--rule` mask, `--line-length` and `--variant` (a name of [`GAME_NAMES`], or
-/// `gomoku` for the game the mask names).
-fn match_rules(rule: i64, line: u8, variant: Option<&str>) -> Result<Rules> {
-    let (rules, warning) = Rules::from_mask(rule, line);
-    if let Some(w) = warning {
-        bail!("{w}");
-    }
-    Ok(match variant {
-        None | Some("gomoku") => rules,
-        Some(v) => match Rules::named(v) {
-            // --line-length applies to freestyle and exact five, as with --rule (Rules::named gives five).
-            Some(named) if matches!(named.variant, Variant::Freestyle | Variant::Exact) => {
-                Rules { line: rules.line, ..named }
-            }
-            Some(named) => named,
-            None => {
-                bail!("unknown variant '{v}' ({}, or gomoku: the game --rule names)", GAME_NAMES.join(", "))
-            }
-        },
-    })
 }
 
 /// The stones after which a game of `rules` on a board of `cells` points is a draw, when

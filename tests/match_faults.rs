@@ -51,6 +51,7 @@ fn config(fault: &str, rules: Rules) -> MatchConfig {
         },
         games_per_pair: 2,
         openings: vec![],
+        fresh: None,
         shuffle_seed: None,
         concurrency: 2,
         sprt: None,

@@ -83,6 +83,24 @@ impl Pos {
         Some(Pos::new(x, row - 1))
     }
 
+    /// Points in pos notation written one after another with nothing between (`h8i9j10`), as Yixin,
+    /// c-gomoku-cli's `pos` openings and our data files write a game.
+    pub fn parse_list(s: &str) -> Result<Vec<Pos>, String> {
+        let bytes = s.as_bytes();
+        let mut out = vec![];
+        let mut i = 0;
+        while i < bytes.len() {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            let text = s.get(i..j).ok_or("moves must be ASCII")?;
+            out.push(Pos::from_notation(text).ok_or_else(|| format!("bad move '{text}'"))?);
+            i = j;
+        }
+        Ok(out)
+    }
+
     /// The pos notation of this point (`h8` for (7,7)).
     pub fn notation(self) -> String {
         format!("{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
@@ -455,17 +473,8 @@ impl Board {
     /// A game from moves in pos notation, black first (`h8i9j10`): the form our data and benches use.
     pub fn from_moves(width: i64, height: i64, moves: &str) -> Result<Board, String> {
         let mut b = Board::new(width, height).map_err(|e| e.to_string())?;
-        let bytes = moves.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes[j].is_ascii_digit() {
-                j += 1;
-            }
-            let text = moves.get(i..j).ok_or("moves must be ASCII")?;
-            let p = Pos::from_notation(text).ok_or_else(|| format!("bad move '{text}'"))?;
-            b.try_play(p.x as i64, p.y as i64).map_err(|e| format!("{text}: {e}"))?;
-            i = j;
+        for p in Pos::parse_list(moves)? {
+            b.try_play(p.x as i64, p.y as i64).map_err(|e| format!("{}: {e}", p.notation()))?;
         }
         Ok(b)
     }

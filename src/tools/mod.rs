@@ -1,12 +1,15 @@
 //! The manager side: programs that start brains and talk to them, and the terminal game. A brain process
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
-//! ([`tournament`]) with their statistics ([`elo`]), openings ([`opening`]) and records ([`record`]),
-//! scripted protocol sessions ([`script`]) and `play` ([`play`]). The engine core never imports these.
+//! ([`tournament`]) with their statistics ([`elo`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records ([`record`]),
+//! scripted protocol sessions ([`script`]) and `play` ([`play`]); their one seeded generator is
+//! [`random`]. The engine core never imports these.
 
 pub mod elo;
 pub mod opening;
+pub mod opening_gen;
 pub mod play;
 pub mod process;
+pub mod random;
 pub mod record;
 pub mod referee;
 pub mod script;

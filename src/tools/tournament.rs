@@ -1,9 +1,10 @@
-//! A match between engines: round robin or gauntlet, openings played with both colours, several games
-//! at once, results with error bars, an optional SPRT that stops early, game records.
+//! A match between engines: round robin or gauntlet, openings (a file's, or balanced ones drawn afresh
+//! from a seed) played with both colours, several games at once, results with error bars, an optional
+//! SPRT that stops early, game records.
 //!
 //! Scheduling: for every pairing (a, b) the games are numbered k = 0, 1, 2, …; game k uses opening
-//! k / 2 (in file order, or a seeded shuffle of it) and a plays black when k is even, so each opening is
-//! played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
+//! k / 2 (in file order or the order drawn, or a seeded shuffle of it) and a plays black when k is
+//! even, so each opening is played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
 //! Everything that can make a match pointless is checked before the first game is scored: the
@@ -23,9 +24,10 @@ use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
-use crate::game::rules::{Rules, Verdict};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
-use crate::tools::opening::Opening;
+use crate::tools::opening::{Opening, check_stones};
+use crate::tools::opening_gen::{GenConfig, generate};
+use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
 
@@ -43,6 +45,8 @@ pub struct MatchConfig {
     pub game: GameSettings,
     pub games_per_pair: usize,
     pub openings: Vec<Opening>,
+    /// Draw this many balanced openings afresh before the first game instead (`openings` is empty).
+    pub fresh: Option<(usize, GenConfig)>,
     /// Shuffle the openings with this seed (`None`: file order).
     pub shuffle_seed: Option<u64>,
     pub concurrency: usize,
@@ -96,6 +100,8 @@ pub struct Summary {
     pub seconds: f64,
     /// Openings that do not fit the board or break the rules, by number in the file: skipped.
     pub skipped_openings: Vec<usize>,
+    /// The count and the seed of fresh openings (so that the run can be repeated).
+    pub fresh: Option<(usize, u64)>,
     /// The first game record that could not be written (the match stopped there).
     pub output_error: Option<OutputError>,
 }
@@ -153,20 +159,10 @@ struct Job {
     number: usize,
 }
 
-/// A small seeded generator for the opening shuffle (no dependency needed for one permutation).
+/// The first `n` opening indices in the order a seed gives.
 fn shuffled(n: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
     let mut v: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
+    Rng::new(seed).shuffle(&mut v);
     v
 }
 
@@ -177,7 +173,7 @@ struct Openings {
     skipped: Vec<(usize, String)>,
 }
 
-/// Checks the configuration before anything is started.
+/// Checks the configuration and gathers the openings (drawing fresh ones) before anything is started.
 fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
@@ -194,16 +190,25 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     // are often shared between board sizes).
     let (mut placed, mut skipped) = (vec![], vec![]);
     for (i, o) in cfg.openings.iter().enumerate() {
-        match o
-            .place(cfg.game.width, cfg.game.height)
-            .and_then(|p| legal_opening(&cfg.game.rules, &cfg.game, p))
-        {
+        let (w, h) = (cfg.game.width, cfg.game.height);
+        match o.place(w, h).and_then(|p| check_stones(&cfg.game.rules, w, h, &p).map(|_| p)) {
             Ok(p) => placed.push((i + 1, p)),
             Err(e) => skipped.push((i + 1, e)),
         }
     }
     if placed.is_empty() && !cfg.openings.is_empty() {
         return Err("no opening fits the board".into());
+    }
+    if let Some((count, gen_cfg)) = &cfg.fresh {
+        if !cfg.openings.is_empty() {
+            return Err("fresh openings replace a file's: not both".into());
+        }
+        if (gen_cfg.rules, gen_cfg.width, gen_cfg.height) != (cfg.game.rules, cfg.game.width, cfg.game.height)
+        {
+            return Err("fresh openings must be drawn for the match's rules and board".into());
+        }
+        let drawn = generate(gen_cfg, *count).map_err(|e| format!("fresh openings: {e}"))?;
+        placed = drawn.into_iter().enumerate().map(|(i, stones)| (i + 1, stones)).collect();
     }
     Ok(Openings { placed, skipped })
 }
@@ -225,26 +230,6 @@ fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
     )
 }
 
-/// An opening's stones played under the rules: Pente's opening rule applies to them as to moves, and
-/// none may capture or win (an opening is a start, not a game).
-fn legal_opening(rules: &Rules, game: &GameSettings, stones: Vec<Pos>) -> Result<Vec<Pos>, String> {
-    let mut board =
-        crate::game::board::Board::new(game.width as i64, game.height as i64).map_err(|e| e.to_string())?;
-    board.set_capture(rules.capture_rule());
-    for &p in &stones {
-        if !board.is_empty(p) {
-            return Err(format!("{p} is played twice"));
-        }
-        match rules.verdict(&board, p) {
-            Verdict::Continue if board.captures_at(p, board.side_to_move()).is_empty() => {}
-            Verdict::Illegal(why) => return Err(format!("{p} breaks the {rules} opening: {why}")),
-            _ => return Err(format!("{p} ends or changes the game under {rules}")),
-        }
-        board.play_unchecked(p);
-    }
-    Ok(stones)
-}
-
 /// Plays the match. `Err` when nothing was scored: the configuration, an output path or an engine's
 /// start failed. A record that cannot be written later stops the match with `Ok` and
 /// [`Summary::output_error`] set, the games played so far counted.
@@ -252,6 +237,12 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let Openings { placed, skipped } = validate(cfg).map_err(MatchError::Config)?;
     if !skipped.is_empty() {
         log::warn!("{}", skipped_warning(cfg, &skipped));
+    }
+    if let Some((count, g)) = &cfg.fresh
+        && cfg.progress
+    {
+        // Told now as well as in the summary, so that a run stopped early can still be repeated.
+        let _ = writeln!(std::io::stderr(), "{count} fresh openings, seed {}", g.seed);
     }
     let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
@@ -275,6 +266,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         times: vec![TimeStats::default(); n],
         scheduled,
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
+        fresh: cfg.fresh.as_ref().map(|(count, g)| (*count, g.seed)),
         ..Default::default()
     });
     let queue = Mutex::new(jobs);
@@ -481,7 +473,9 @@ impl Summary {
     /// The results as a table for people.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "{} games in {}", self.games, duration(self.seconds));
+        let fresh =
+            self.fresh.map_or(String::new(), |(n, seed)| format!(", {n} fresh openings, seed {seed}"));
+        let _ = writeln!(out, "{} games in {}{fresh}", self.games, duration(self.seconds));
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
@@ -577,6 +571,7 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::Rules;
     use crate::tools::record::GameRecord;
 
     #[test]
@@ -634,6 +629,7 @@ mod tests {
             },
             games_per_pair: 2,
             openings: crate::tools::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            fresh: None,
             shuffle_seed: None,
             concurrency: 1,
             sprt: None,

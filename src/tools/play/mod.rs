@@ -18,6 +18,7 @@ use anyhow::{Result, bail};
 use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
+use crate::tools::random::{Rng, clock_seed};
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {
@@ -157,7 +158,7 @@ impl PlayOptions {
         }
         if let Some(seed) = self.seed {
             t.cfg.seed = seed;
-            t.rng = seed;
+            t.rng = Rng::new(seed);
         }
         Ok(t)
     }
@@ -174,16 +175,8 @@ pub struct Tournament {
     pub first: Who,
     /// The current round's moves.
     pub moves: Vec<Pos>,
-    rng: u64,
-}
-
-/// A small deterministic generator for the coin (splitmix64).
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    /// The coin.
+    rng: Rng,
 }
 
 /// Why a stone may not go on `p`, if it may not.
@@ -260,7 +253,7 @@ fn round_points(t: &Tournament, board: &Board, five: Option<Who>) -> [u32; 2] {
 
 impl Tournament {
     pub fn new(cfg: PlayConfig) -> Tournament {
-        let rng = cfg.seed;
+        let rng = Rng::new(cfg.seed);
         Tournament { cfg, score: [0, 0], round: 1, first: Who::Human, moves: vec![], rng }
     }
 
@@ -479,7 +472,7 @@ fn toss(t: &mut Tournament, input: &mut impl Input, out: &mut impl Write) -> Res
             _ => say!(out, "Please answer heads or tails.")?,
         }
     };
-    let heads = next_random(&mut t.rng) & 1 == 0;
+    let heads = t.rng.next_u64() & 1 == 0;
     let won = call == heads;
     say!(
         out,
@@ -492,11 +485,6 @@ fn toss(t: &mut Tournament, input: &mut impl Input, out: &mut impl Write) -> Res
         }
     )?;
     Ok(Some(if won { Who::Human } else { Who::Engine }))
-}
-
-/// The seed of the coin when none is given: the clock.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use super::screen::{cell_name, parse_cell};
 use super::{PlayConfig, Tournament, Who};
 use crate::game::rules::Rules;
+use crate::tools::random::Rng;
 
 impl Tournament {
     /// The text `save` writes.
@@ -23,7 +24,7 @@ impl Tournament {
             self.score[1],
             self.round,
             self.first.word(),
-            self.rng,
+            self.rng.state(),
             self.cfg.tournament_rule as u8,
             moves.join(" ")
         )
@@ -57,7 +58,7 @@ impl Tournament {
                 "depth" => t.cfg.depth = Some(num()?).filter(|&d| d > 0),
                 "threads" => t.cfg.threads = num()?.max(1) as usize,
                 "round" => t.round = num()? as u32,
-                "rng" => t.rng = num()?,
+                "rng" => t.rng = Rng::new(num()?),
                 "tournament" => t.cfg.tournament_rule = num()? != 0,
                 "first" => {
                     t.first = match value.trim() {
