@@ -27,6 +27,9 @@ use crate::game::pattern::Class;
 use crate::game::pattern::Shape;
 use crate::game::rules::Variant;
 
+mod walk;
+pub use walk::{Fives, Four, Stops, VcfMode, Walker, blocks, play_four};
+
 /// Limits of one threat search.
 pub struct ThreatLimits<'a> {
     pub max_nodes: u64,
@@ -37,10 +40,19 @@ pub struct ThreatLimits<'a> {
 
 pub struct Solver<'a> {
     pub nodes: u64,
-    limits: ThreatLimits<'a>,
+    bound: Bound<'a>,
     aborted: bool,
     /// hash → the deepest search (in threats) that found no win from there.
     refuted: HashMap<u64, u32>,
+}
+
+/// What ends a threat search.
+enum Bound<'a> {
+    /// The root solvers' (see [`ThreatLimits`]): the node that reaches `max_nodes` is not expanded.
+    Limits(ThreatLimits<'a>),
+    /// The search's threat check: this many nodes more expand; once they are spent, no further four
+    /// is tried.
+    Nodes(u32),
 }
 
 /// Empty cells within `L` of `i` on its four lines where `c` makes a five.
@@ -532,7 +544,12 @@ pub fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
 
 impl<'a> Solver<'a> {
     pub fn new(limits: ThreatLimits<'a>) -> Solver<'a> {
-        Solver { nodes: 0, limits, aborted: false, refuted: HashMap::new() }
+        Solver { nodes: 0, bound: Bound::Limits(limits), aborted: false, refuted: HashMap::new() }
+    }
+
+    /// A solver bounded by `nodes` nodes alone (no stop flag, no deadline): the search's threat check.
+    pub fn with_nodes(nodes: u32) -> Solver<'static> {
+        Solver { nodes: 0, bound: Bound::Nodes(nodes), aborted: false, refuted: HashMap::new() }
     }
 
     /// Whether the search ran out of nodes or was stopped (its "no" is then not a proof).
@@ -540,16 +557,32 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
+    /// Counts a node about to be expanded; true when it may not be (the search is over).
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes >= self.limits.max_nodes
-            || (self.nodes & 255 == 0
-                && (self.limits.stop.load(Ordering::Relaxed)
-                    || self.limits.deadline.is_some_and(|d| Instant::now() >= d)))
-        {
-            self.aborted = true;
+        match &mut self.bound {
+            Bound::Limits(limits) => {
+                self.nodes += 1;
+                if self.nodes >= limits.max_nodes
+                    || (self.nodes & 255 == 0
+                        && (limits.stop.load(Ordering::Relaxed)
+                            || limits.deadline.is_some_and(|d| Instant::now() >= d)))
+                {
+                    self.aborted = true;
+                }
+                self.aborted
+            }
+            Bound::Nodes(0) => {
+                self.aborted = true;
+                true
+            }
+            Bound::Nodes(left) => {
+                *left -= 1;
+                self.nodes += 1;
+                // The budget's last node still expands: it stops after its first four.
+                self.aborted = *left == 0;
+                false
+            }
         }
-        self.aborted
     }
 
     /// A VCF for the side to move with at most `max_fours` fours before the five, found by iterative
@@ -558,7 +591,7 @@ impl<'a> Solver<'a> {
         for fours in 0..=max_fours {
             self.refuted.clear();
             let mut line = vec![];
-            if self.vcf_rec(pos, fours, &mut line) {
+            if self.vcf_walk(pos, fours, VcfMode::PROOF, &mut line) {
                 return Some(line);
             }
             if self.aborted {
@@ -566,131 +599,6 @@ impl<'a> Solver<'a> {
             }
         }
         None
-    }
-
-    fn vcf_rec(&mut self, pos: &mut Position, fours: u32, line: &mut Vec<usize>) -> bool {
-        let me = pos.side();
-        let opp = me.opp();
-        // A five now.
-        if pos.count(me, Class::Five) > 0 {
-            line.push(five_points(pos, me)[0]);
-            return true;
-        }
-        if fours == 0 || self.tick() {
-            return false;
-        }
-        let key = pos.hash();
-        if self.refuted.get(&key).is_some_and(|&d| d >= fours) {
-            return false;
-        }
-        // The defender threatens five: the only move is the block, and it must be a four (under
-        // caro any of the stops that is one).
-        let moves = match pos.count(opp, Class::Five) {
-            0 => four_moves(pos, me),
-            _ if stops_off_the_point(pos) => {
-                let mut stops = five_stops(pos);
-                stops.retain(|&b| makes_four(pos, b, me));
-                stops
-            }
-            1 => {
-                let b = five_points(pos, opp)[0];
-                if makes_four(pos, b, me) && pos.legal_for(b, me) { vec![b] } else { vec![] }
-            }
-            _ => vec![],
-        };
-        for m in moves {
-            if self.try_four(pos, m, fours, line, Self::vcf_rec) {
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.refuted.insert(key, fours);
-        false
-    }
-
-    /// Plays the four `m`, the defender's forced block, and continues with `next`; true when it wins.
-    fn try_four(
-        &mut self,
-        pos: &mut Position,
-        m: usize,
-        fours: u32,
-        line: &mut Vec<usize>,
-        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
-    ) -> bool {
-        let me = pos.side();
-        let opp = me.opp();
-        pos.play(m);
-        let fives = fives_around(pos, m, me);
-        if !fives.is_empty() && stops_off_the_point(pos) {
-            let won = self.try_stops(pos, m, &fives, fours, line, next);
-            pos.undo();
-            return won;
-        }
-        let won = match fives.len() {
-            0 => false,
-            // An open four (or two fours): the defender cannot block both (it has no five: checked).
-            n if n >= 2 => {
-                line.push(m);
-                line.push(fives[0]);
-                line.push(fives[1]);
-                pos.undo();
-                return true;
-            }
-            _ => {
-                let b = fives[0];
-                if !pos.legal_for(b, opp) {
-                    // Renju: black cannot block on a forbidden point.
-                    line.extend([m, b]);
-                    pos.undo();
-                    return true;
-                }
-                pos.play(b);
-                line.extend([m, b]);
-                let r = next(self, pos, fours - 1, line);
-                if !r {
-                    line.truncate(line.len() - 2);
-                }
-                pos.undo();
-                r
-            }
-        };
-        pos.undo();
-        won
-    }
-
-    /// Caro: after the four `m` (played) with the five points `fives`, the defender's every stop (see
-    /// [`five_stops`]) must lose for the four to win; the line shows the first.
-    fn try_stops(
-        &mut self,
-        pos: &mut Position,
-        m: usize,
-        fives: &[usize],
-        fours: u32,
-        line: &mut Vec<usize>,
-        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
-    ) -> bool {
-        let stops = five_stops(pos);
-        if stops.is_empty() {
-            // Nothing stops it: the defender takes one five point, we play another.
-            line.push(m);
-            line.extend(fives.iter().take(2));
-            return true;
-        }
-        let mut shown: Option<Vec<usize>> = None;
-        for b in stops {
-            pos.play(b);
-            let mut sub = vec![m, b];
-            let r = next(self, pos, fours - 1, &mut sub);
-            pos.undo();
-            if !r {
-                return false;
-            }
-            shown.get_or_insert(sub);
-        }
-        line.extend(shown.unwrap_or_default());
-        true
     }
 
     /// A VCT for the side to move with at most `depth` threats (fours and threes).
@@ -723,10 +631,6 @@ impl<'a> Solver<'a> {
             return false;
         }
         let opp_fives = pos.count(opp, Class::Five);
-        let caro = opp_fives > 0 && stops_off_the_point(pos);
-        if opp_fives >= 2 && !caro {
-            return false;
-        }
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
             // An open four now: wins in three plies (the four, a block, the other five point), which
             // the line shows in full so that its length is the win's.
@@ -741,25 +645,18 @@ impl<'a> Solver<'a> {
                 return true;
             }
         }
-        let (fours, threes) = if caro {
+        let (fours, threes): (Vec<usize>, Vec<usize>) = if opp_fives > 0 {
             // Any stop of the defender's five points, a four of ours first.
-            let (fours, threes): (Vec<usize>, Vec<usize>) =
-                five_stops(pos).into_iter().partition(|&b| makes_four(pos, b, me));
-            if fours.is_empty() && threes.is_empty() {
+            let stops = blocks(pos);
+            if stops.is_empty() {
                 return false;
             }
-            (fours, threes)
-        } else if opp_fives == 1 {
-            let b = five_points(pos, opp)[0];
-            if !pos.legal_for(b, me) {
-                return false;
-            }
-            if makes_four(pos, b, me) { (vec![b], vec![]) } else { (vec![], vec![b]) }
+            stops.into_iter().partition(|&b| makes_four(pos, b, me))
         } else {
             (four_moves(pos, me), three_moves(pos, me))
         };
         for m in fours {
-            if self.try_four(pos, m, depth, line, Self::vct_rec) {
+            if self.try_four(pos, m, VcfMode::PROOF, line, |s, pos, line| s.vct_rec(pos, depth - 1, line)) {
                 return true;
             }
             if self.aborted {
