@@ -3,6 +3,12 @@
 
 use super::*;
 
+impl Walker for Worker<'_> {
+    fn pos(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+}
+
 impl<'a> Worker<'a> {
     /// Quiescence over fours (Rapfi's, after Stockfish's captures): the side to move may stand on its
     /// evaluation or play a four of the narrow VCF's (`threat::vcf_candidates`), whose block is forced,
@@ -65,30 +71,17 @@ impl<'a> Worker<'a> {
             }
             *budget -= 1;
             self.nodes += 1;
-            self.pos.play(m);
-            let (mut five, mut fives) = five_point_near(&self.pos, m, me);
-            if fives > 0 && stops_off_the_point(&self.pos) {
-                // Caro: the four's answers are its stops (none: it wins; several: left to the search).
-                match five_stops(&self.pos)[..] {
-                    [] => fives = 2,
-                    [b] => (five, fives) = (b, 1),
-                    _ => fives = 0,
-                }
-            }
-            let v = match fives {
-                0 => None,
-                1 if self.pos.legal_for(five, opp) => {
-                    self.pos.play(five);
-                    // A block that makes a four of the opponent's takes the choice from us: such a
-                    // line is left to the full search.
-                    let v = (self.pos.count(opp, Class::Five) == 0)
-                        .then(|| self.quiesce(alpha, beta, ply + 2, Some(m), fours_left - 1, budget));
-                    self.pos.undo();
-                    v
-                }
-                _ => Some(WIN - p - 3),
+            // (Caro: a four with several stops is left to the search.)
+            let v = match play_four(self, m, Stops::One, |w, _| {
+                // A block that makes a four of the opponent's takes the choice from us: such a
+                // line is left to the full search.
+                (w.pos.count(opp, Class::Five) == 0)
+                    .then(|| w.quiesce(alpha, beta, ply + 2, Some(m), fours_left - 1, budget))
+            }) {
+                Four::Idle => None,
+                Four::Wins(_) => Some(WIN - p - 3),
+                Four::Answered(v) => v,
             };
-            self.pos.undo();
             if let Some(v) = v
                 && v > best
             {
