@@ -55,21 +55,6 @@ enum Bound<'a> {
     Nodes(u32),
 }
 
-/// Empty cells within `L` of `i` on its four lines where `c` makes a five.
-pub fn fives_around(pos: &Position, i: usize, c: Color) -> Vec<usize> {
-    let half = pos.patterns().half as isize;
-    let mut out = vec![];
-    for d in 0..4 {
-        for k in -half..=half {
-            let j = (i as isize + k * pos.dir(d)) as usize;
-            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five && !out.contains(&j) {
-                out.push(j);
-            }
-        }
-    }
-    out
-}
-
 /// Every empty cell where `c` makes five.
 pub fn five_points(pos: &Position, c: Color) -> Vec<usize> {
     // The count says how many there are: the scan stops at the last.
@@ -88,9 +73,9 @@ pub fn block_point(pos: &Position, opp: Color) -> Option<usize> {
         && let Some(last) = pos.last()
         && pos.cell(last) == opp.index() as u8
     {
-        let (first, n) = five_point_near(pos, last, opp);
-        if n == 1 {
-            return Some(first);
+        let near = Fives::near(pos, last, opp);
+        if near.len() == 1 {
+            return Some(near[0]);
         }
     }
     five_points(pos, opp).first().copied()
@@ -138,88 +123,11 @@ pub fn five_stops(pos: &Position) -> Vec<usize> {
     tried
 }
 
-/// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
-/// more on another line (a three, a closed three, a second four), and below the first four only
-/// those within four cells of the attacker's previous four, at most two of them: a four that adds
-/// nothing, or one far from the last, rarely leads anywhere, and the narrow tree can go deep.
-/// `last` is the attacker's previous four (None at the first).
-pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budget: &mut u32) -> bool {
-    let me = pos.side();
-    let opp = me.opp();
-    if pos.count(me, Class::Five) > 0 {
-        return true;
-    }
-    if fours_left == 0 || *budget == 0 {
-        return false;
-    }
-    // Up to this many candidates, ranked (a four-three before a four with a closed three).
-    let mut cands = [(0u8, 0usize); 8];
-    let n = match pos.count(opp, Class::Five) {
-        0 => {
-            if pos.count(me, Class::Flex4) > 0 {
-                return true;
-            }
-            vcf_candidates(pos, last, &mut cands)
-        }
-        // Under caro a five point may have other answers: the narrow VCF goes on only where the
-        // answer is one and a four (it is a heuristic: giving up proves nothing wrong).
-        _ if stops_off_the_point(pos) => match five_stops(pos)[..] {
-            [b] if pos.class(b, me).is_four() => {
-                cands[0] = (0, b);
-                1
-            }
-            _ => return false,
-        },
-        // The opponent's five point comes from its block, the last move (one found elsewhere by
-        // the scan).
-        1 => match block_point(pos, opp) {
-            // Our block of the opponent's four must be a four itself, or the attack is over.
-            Some(b) if pos.class(b, me).is_four() && pos.legal_for(b, me) => {
-                cands[0] = (0, b);
-                1
-            }
-            _ => return false,
-        },
-        _ => return false,
-    };
-    // (The candidates come best first, as many as are to be tried; a block is the only one.)
-    for &(_, m) in &cands[..n] {
-        *budget = budget.saturating_sub(1);
-        pos.play(m);
-        let (mut five, mut fives) = five_point_near(pos, m, me);
-        if fives > 0 && stops_off_the_point(pos) {
-            // Caro: the four's answers are its stops (none: it wins; several: not followed).
-            match five_stops(pos)[..] {
-                [] => fives = 2,
-                [b] => (five, fives) = (b, 1),
-                _ => fives = 0,
-            }
-        }
-        let won = match fives {
-            0 => false,
-            1 if pos.legal_for(five, opp) => {
-                pos.play(five);
-                let r = narrow_vcf(pos, Some(m), fours_left - 1, budget);
-                pos.undo();
-                r
-            }
-            _ => true,
-        };
-        pos.undo();
-        if won {
-            return true;
-        }
-        if *budget == 0 {
-            break;
-        }
-    }
-    false
-}
-
-/// The fours of the side to move worth trying in a narrow VCF (see `narrow_vcf`), ranked by
-/// `vcf_candidate`: every such four on the board when `last` is None, else those within four cells
-/// of `last` on its lines. The best `cands.len()` are kept, best first, and below the first four only
-/// the best two (see `narrow_vcf`); returns how many are to be tried.
+/// The fours of the side to move worth trying in a narrow VCF (the quiescence's, after PentaZen's),
+/// ranked by `vcf_candidate`: every such four on the board when `last` (the attacker's previous four)
+/// is None, else those within four cells of `last` on its lines. The best `cands.len()` are kept,
+/// best first, and below the first four only the best two; returns how many are to be tried. A four
+/// that adds nothing, or one far from the last, rarely leads anywhere, and the narrow tree can go deep.
 pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usize)]) -> usize {
     let me = pos.side();
     let mut n = 0;
@@ -282,27 +190,6 @@ fn vcf_candidate(pos: &Position, j: usize, c: Color) -> Option<u8> {
         _ => return None,
     };
     (rank > 0 && pos.legal_for(j, c)).then_some(rank)
-}
-
-/// The five points of `c` on the lines through its stone at `i`: the first one found and how many
-/// (two or more is an open four: it wins). What `fives_around` finds, without a Vec, for the
-/// narrow VCF's hot path.
-#[inline]
-pub fn five_point_near(pos: &Position, i: usize, c: Color) -> (usize, u32) {
-    let half = pos.patterns().half as isize;
-    let (mut first, mut n) = (0, 0);
-    for d in 0..4 {
-        for k in -half..=half {
-            let j = (i as isize + k * pos.dir(d)) as usize;
-            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five {
-                if n == 0 {
-                    first = j;
-                }
-                n += 1;
-            }
-        }
-    }
-    (first, n)
 }
 
 /// Whether a stone of `c` on the empty cell `i` makes a four on some line.
