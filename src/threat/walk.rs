@@ -166,10 +166,11 @@ pub struct VcfMode {
 }
 
 impl VcfMode {
-    /// The solvers': every stop, the whole line, a memo.
+    /// The solvers': every stop, the open four played, the two five points a win needs, a memo.
     pub const PROOF: VcfMode =
         VcfMode { stops: Stops::All, open_four_wins: false, every_five: false, memo: true };
-    /// The search's threat check (see `Worker::opponent_vcf`).
+    /// The search's threat check (see `Worker::opponent_vcf`): a lone stop, the open four unplayed,
+    /// every five point, no memo.
     pub const CHECK: VcfMode =
         VcfMode { stops: Stops::One, open_four_wins: true, every_five: true, memo: false };
 }
@@ -193,7 +194,7 @@ impl<'a> Solver<'a> {
     pub fn vcf_walk(&mut self, pos: &mut Position, fours: u32, mode: VcfMode, line: &mut Vec<usize>) -> bool {
         let me = pos.side();
         let opp = me.opp();
-        // A five now.
+        // A five now (only at the walk's root: a block leaves the attacker no five point).
         if pos.count(me, Class::Five) > 0 {
             line.push(five_points(pos, me)[0]);
             return true;
