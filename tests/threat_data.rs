@@ -13,7 +13,7 @@ use quincunx::game::board::{Board, Color};
 use quincunx::game::pattern::Class;
 use quincunx::game::pattern::Patterns;
 use quincunx::game::rules::Rules;
-use quincunx::threat::{Solver, ThreatLimits, block_point, four_three_wins, narrow_vcf};
+use quincunx::threat::{Solver, ThreatLimits, VcfMode, block_point, four_three_wins};
 
 fn solver(stop: &AtomicBool) -> Solver<'_> {
     Solver::new(ThreatLimits { max_nodes: 5_000_000, stop, deadline: None })
@@ -27,7 +27,7 @@ fn check_vcf_file(file: &str) {
     let text = read_data(file);
     let stop = AtomicBool::new(false);
     let (mut solved, mut positives, mut negatives, mut worst) = (0, 0, 0, 0.0f64);
-    let mut narrow_found = 0;
+    let mut check_found = 0;
     for row in text.lines().filter(|l| !l.trim().is_empty()) {
         let r = Json::parse(row);
         let mask = if r.get("rule").str() == "standard" { 1 } else { 0 };
@@ -40,10 +40,10 @@ fn check_vcf_file(file: &str) {
         let t = Instant::now();
         let found = s.vcf(&mut p, 10);
         let secs = t.elapsed().as_secs_f64();
-        // The search's narrow leaf VCF may miss wins but must never claim one that is not there.
-        let mut budget = 64;
-        let narrow = narrow_vcf(&mut p, None, 10, &mut budget);
-        narrow_found += u32::from(narrow);
+        // The search's threat check (the VCF walk on a node budget) may miss wins but must never
+        // claim one that is not there.
+        let check = Solver::with_nodes(64).vcf_walk(&mut p, 10, VcfMode::CHECK, &mut vec![]);
+        check_found += u32::from(check);
         if r.get("vcf").bool() {
             positives += 1;
             worst = worst.max(secs);
@@ -54,13 +54,13 @@ fn check_vcf_file(file: &str) {
         } else {
             negatives += 1;
             assert!(found.is_none(), "false VCF {:?}: {row}", found.map(|l| l.len()));
-            assert!(!narrow, "false narrow VCF: {row}");
+            assert!(!check, "false VCF of the threat check: {row}");
             assert!(!s.aborted(), "gave up on {row}");
         }
     }
     println!(
         "{file}: {solved}/{positives} VCFs of minimum length, {negatives} negatives without a false win, slowest {:.1} ms; \
-         the narrow VCF (64 nodes) found {narrow_found}",
+         the threat check (64 nodes) found {check_found}",
         worst * 1000.0
     );
 }

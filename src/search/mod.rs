@@ -48,8 +48,8 @@ use crate::game::rules::{Rules, Variant};
 use crate::player::{Iteration, Limits, Player, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
-    Solver, ThreatLimits, block_point, defences, five_point_near, five_points, five_stops, fives_around,
-    four_moves, four_three_defences, four_three_wins, makes_four, stops_off_the_point, three_moves,
+    Four, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points, five_stops,
+    four_moves, four_three_defences, four_three_wins, play_four, stops_off_the_point, three_moves,
     vcf_candidates,
 };
 

@@ -185,9 +185,10 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.pos.pass();
-        let mut budget = THREAT_VCF_NODES;
+        let mut walk = Solver::with_nodes(THREAT_VCF_NODES);
         let mut line = vec![];
-        let found = self.vcf_line(THREAT_VCF_FOURS, &mut budget, Some(&mut line));
+        let found = walk.vcf_walk(&mut self.pos, THREAT_VCF_FOURS, VcfMode::CHECK, &mut line);
+        self.nodes += walk.nodes;
         self.pos.pass();
         found.then_some(line)
     }

@@ -3,6 +3,12 @@
 
 use super::*;
 
+impl Walker for Worker<'_> {
+    fn pos(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+}
+
 impl<'a> Worker<'a> {
     /// Quiescence over fours (Rapfi's, after Stockfish's captures): the side to move may stand on its
     /// evaluation or play a four of the narrow VCF's (`threat::vcf_candidates`), whose block is forced,
@@ -65,30 +71,17 @@ impl<'a> Worker<'a> {
             }
             *budget -= 1;
             self.nodes += 1;
-            self.pos.play(m);
-            let (mut five, mut fives) = five_point_near(&self.pos, m, me);
-            if fives > 0 && stops_off_the_point(&self.pos) {
-                // Caro: the four's answers are its stops (none: it wins; several: left to the search).
-                match five_stops(&self.pos)[..] {
-                    [] => fives = 2,
-                    [b] => (five, fives) = (b, 1),
-                    _ => fives = 0,
-                }
-            }
-            let v = match fives {
-                0 => None,
-                1 if self.pos.legal_for(five, opp) => {
-                    self.pos.play(five);
-                    // A block that makes a four of the opponent's takes the choice from us: such a
-                    // line is left to the full search.
-                    let v = (self.pos.count(opp, Class::Five) == 0)
-                        .then(|| self.quiesce(alpha, beta, ply + 2, Some(m), fours_left - 1, budget));
-                    self.pos.undo();
-                    v
-                }
-                _ => Some(WIN - p - 3),
+            // (Caro: a four with several stops is left to the search.)
+            let v = match play_four(self, m, Stops::One, |w, _| {
+                // A block that makes a four of the opponent's takes the choice from us: such a
+                // line is left to the full search.
+                (w.pos.count(opp, Class::Five) == 0)
+                    .then(|| w.quiesce(alpha, beta, ply + 2, Some(m), fours_left - 1, budget))
+            }) {
+                Four::Idle => None,
+                Four::Wins(_) => Some(WIN - p - 3),
+                Four::Answered(v) => v,
             };
-            self.pos.undo();
             if let Some(v) = v
                 && v > best
             {
@@ -100,84 +93,5 @@ impl<'a> Worker<'a> {
             }
         }
         best
-    }
-
-    /// A small VCF for the side to move (every four, see `threat::four_moves`), recording the winning
-    /// line (attacker and defender moves) when `line` is given.
-    pub(super) fn vcf_line(
-        &mut self,
-        fours_left: u32,
-        budget: &mut u32,
-        mut line: Option<&mut Vec<usize>>,
-    ) -> bool {
-        let me = self.pos.side();
-        let opp = me.opp();
-        if self.pos.count(me, Class::Five) > 0 {
-            return true;
-        }
-        if *budget == 0 || fours_left == 0 {
-            return false;
-        }
-        *budget -= 1;
-        self.nodes += 1;
-        let moves = match self.pos.count(opp, Class::Five) {
-            0 => {
-                if self.pos.count(me, Class::Flex4) > 0 {
-                    return true;
-                }
-                four_moves(&self.pos, me)
-            }
-            // Caro: only a single stop is followed (a small check; giving up proves nothing wrong).
-            _ if stops_off_the_point(&self.pos) => match five_stops(&self.pos)[..] {
-                [b] if makes_four(&self.pos, b, me) => vec![b],
-                _ => return false,
-            },
-            1 => match block_point(&self.pos, opp) {
-                Some(b) if makes_four(&self.pos, b, me) && self.pos.legal_for(b, me) => vec![b],
-                _ => return false,
-            },
-            _ => return false,
-        };
-        for m in moves {
-            self.pos.play(m);
-            let mut fives = fives_around(&self.pos, m, me);
-            if !fives.is_empty() && stops_off_the_point(&self.pos) {
-                // Caro: the four's answers are its stops (none: it wins; several: not followed).
-                match five_stops(&self.pos)[..] {
-                    [] => {}
-                    [b] => fives = vec![b],
-                    _ => fives.clear(),
-                }
-            }
-            let won = match fives.len() {
-                0 => false,
-                1 if self.pos.legal_for(fives[0], opp) => {
-                    self.pos.play(fives[0]);
-                    let r = self.vcf_line(fours_left - 1, budget, line.as_deref_mut());
-                    self.pos.undo();
-                    if r && let Some(l) = line.as_deref_mut() {
-                        l.push(fives[0]);
-                    }
-                    r
-                }
-                _ => {
-                    if let Some(l) = line.as_deref_mut() {
-                        l.extend(&fives);
-                    }
-                    true
-                }
-            };
-            self.pos.undo();
-            if won {
-                if let Some(l) = line.as_deref_mut() {
-                    l.push(m);
-                }
-                return true;
-            }
-            if *budget == 0 {
-                break;
-            }
-        }
-        false
     }
 }

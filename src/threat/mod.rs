@@ -27,6 +27,9 @@ use crate::game::pattern::Class;
 use crate::game::pattern::Shape;
 use crate::game::rules::Variant;
 
+mod walk;
+pub use walk::{Fives, Four, Stops, VcfMode, Walker, blocks, play_four};
+
 /// Limits of one threat search.
 pub struct ThreatLimits<'a> {
     pub max_nodes: u64,
@@ -37,25 +40,19 @@ pub struct ThreatLimits<'a> {
 
 pub struct Solver<'a> {
     pub nodes: u64,
-    limits: ThreatLimits<'a>,
+    bound: Bound<'a>,
     aborted: bool,
     /// hash → the deepest search (in threats) that found no win from there.
     refuted: HashMap<u64, u32>,
 }
 
-/// Empty cells within `L` of `i` on its four lines where `c` makes a five.
-pub fn fives_around(pos: &Position, i: usize, c: Color) -> Vec<usize> {
-    let half = pos.patterns().half as isize;
-    let mut out = vec![];
-    for d in 0..4 {
-        for k in -half..=half {
-            let j = (i as isize + k * pos.dir(d)) as usize;
-            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five && !out.contains(&j) {
-                out.push(j);
-            }
-        }
-    }
-    out
+/// What ends a threat search.
+enum Bound<'a> {
+    /// The root solvers' (see [`ThreatLimits`]): the node that reaches `max_nodes` is not expanded.
+    Limits(ThreatLimits<'a>),
+    /// The search's threat check: this many nodes more expand; once they are spent, no further four
+    /// is tried.
+    Nodes(u32),
 }
 
 /// Every empty cell where `c` makes five.
@@ -76,9 +73,9 @@ pub fn block_point(pos: &Position, opp: Color) -> Option<usize> {
         && let Some(last) = pos.last()
         && pos.cell(last) == opp.index() as u8
     {
-        let (first, n) = five_point_near(pos, last, opp);
-        if n == 1 {
-            return Some(first);
+        let near = Fives::near(pos, last, opp);
+        if near.len() == 1 {
+            return Some(near[0]);
         }
     }
     five_points(pos, opp).first().copied()
@@ -126,88 +123,11 @@ pub fn five_stops(pos: &Position) -> Vec<usize> {
     tried
 }
 
-/// A narrow VCF for the side to move (quiescence, after PentaZen's): only fours that make something
-/// more on another line (a three, a closed three, a second four), and below the first four only
-/// those within four cells of the attacker's previous four, at most two of them: a four that adds
-/// nothing, or one far from the last, rarely leads anywhere, and the narrow tree can go deep.
-/// `last` is the attacker's previous four (None at the first).
-pub fn narrow_vcf(pos: &mut Position, last: Option<usize>, fours_left: u32, budget: &mut u32) -> bool {
-    let me = pos.side();
-    let opp = me.opp();
-    if pos.count(me, Class::Five) > 0 {
-        return true;
-    }
-    if fours_left == 0 || *budget == 0 {
-        return false;
-    }
-    // Up to this many candidates, ranked (a four-three before a four with a closed three).
-    let mut cands = [(0u8, 0usize); 8];
-    let n = match pos.count(opp, Class::Five) {
-        0 => {
-            if pos.count(me, Class::Flex4) > 0 {
-                return true;
-            }
-            vcf_candidates(pos, last, &mut cands)
-        }
-        // Under caro a five point may have other answers: the narrow VCF goes on only where the
-        // answer is one and a four (it is a heuristic: giving up proves nothing wrong).
-        _ if stops_off_the_point(pos) => match five_stops(pos)[..] {
-            [b] if pos.class(b, me).is_four() => {
-                cands[0] = (0, b);
-                1
-            }
-            _ => return false,
-        },
-        // The opponent's five point comes from its block, the last move (one found elsewhere by
-        // the scan).
-        1 => match block_point(pos, opp) {
-            // Our block of the opponent's four must be a four itself, or the attack is over.
-            Some(b) if pos.class(b, me).is_four() && pos.legal_for(b, me) => {
-                cands[0] = (0, b);
-                1
-            }
-            _ => return false,
-        },
-        _ => return false,
-    };
-    // (The candidates come best first, as many as are to be tried; a block is the only one.)
-    for &(_, m) in &cands[..n] {
-        *budget = budget.saturating_sub(1);
-        pos.play(m);
-        let (mut five, mut fives) = five_point_near(pos, m, me);
-        if fives > 0 && stops_off_the_point(pos) {
-            // Caro: the four's answers are its stops (none: it wins; several: not followed).
-            match five_stops(pos)[..] {
-                [] => fives = 2,
-                [b] => (five, fives) = (b, 1),
-                _ => fives = 0,
-            }
-        }
-        let won = match fives {
-            0 => false,
-            1 if pos.legal_for(five, opp) => {
-                pos.play(five);
-                let r = narrow_vcf(pos, Some(m), fours_left - 1, budget);
-                pos.undo();
-                r
-            }
-            _ => true,
-        };
-        pos.undo();
-        if won {
-            return true;
-        }
-        if *budget == 0 {
-            break;
-        }
-    }
-    false
-}
-
-/// The fours of the side to move worth trying in a narrow VCF (see `narrow_vcf`), ranked by
-/// `vcf_candidate`: every such four on the board when `last` is None, else those within four cells
-/// of `last` on its lines. The best `cands.len()` are kept, best first, and below the first four only
-/// the best two (see `narrow_vcf`); returns how many are to be tried.
+/// The fours of the side to move worth trying in a narrow VCF (the quiescence's, after PentaZen's),
+/// ranked by `vcf_candidate`: every such four on the board when `last` (the attacker's previous four)
+/// is None, else those within four cells of `last` on its lines. The best `cands.len()` are kept,
+/// best first, and below the first four only the best two; returns how many are to be tried. A four
+/// that adds nothing, or one far from the last, rarely leads anywhere, and the narrow tree can go deep.
 pub fn vcf_candidates(pos: &Position, last: Option<usize>, cands: &mut [(u8, usize)]) -> usize {
     let me = pos.side();
     let mut n = 0;
@@ -270,27 +190,6 @@ fn vcf_candidate(pos: &Position, j: usize, c: Color) -> Option<u8> {
         _ => return None,
     };
     (rank > 0 && pos.legal_for(j, c)).then_some(rank)
-}
-
-/// The five points of `c` on the lines through its stone at `i`: the first one found and how many
-/// (two or more is an open four: it wins). What `fives_around` finds, without a Vec, for the
-/// narrow VCF's hot path.
-#[inline]
-pub fn five_point_near(pos: &Position, i: usize, c: Color) -> (usize, u32) {
-    let half = pos.patterns().half as isize;
-    let (mut first, mut n) = (0, 0);
-    for d in 0..4 {
-        for k in -half..=half {
-            let j = (i as isize + k * pos.dir(d)) as usize;
-            if k != 0 && pos.is_empty(j) && pos.class(j, c) == Class::Five {
-                if n == 0 {
-                    first = j;
-                }
-                n += 1;
-            }
-        }
-    }
-    (first, n)
 }
 
 /// Whether a stone of `c` on the empty cell `i` makes a four on some line.
@@ -532,7 +431,12 @@ pub fn three_moves(pos: &Position, c: Color) -> Vec<usize> {
 
 impl<'a> Solver<'a> {
     pub fn new(limits: ThreatLimits<'a>) -> Solver<'a> {
-        Solver { nodes: 0, limits, aborted: false, refuted: HashMap::new() }
+        Solver { nodes: 0, bound: Bound::Limits(limits), aborted: false, refuted: HashMap::new() }
+    }
+
+    /// A solver bounded by `nodes` nodes alone (no stop flag, no deadline): the search's threat check.
+    pub fn with_nodes(nodes: u32) -> Solver<'static> {
+        Solver { nodes: 0, bound: Bound::Nodes(nodes), aborted: false, refuted: HashMap::new() }
     }
 
     /// Whether the search ran out of nodes or was stopped (its "no" is then not a proof).
@@ -540,16 +444,32 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
+    /// Counts a node about to be expanded; true when it may not be (the search is over).
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes >= self.limits.max_nodes
-            || (self.nodes & 255 == 0
-                && (self.limits.stop.load(Ordering::Relaxed)
-                    || self.limits.deadline.is_some_and(|d| Instant::now() >= d)))
-        {
-            self.aborted = true;
+        match &mut self.bound {
+            Bound::Limits(limits) => {
+                self.nodes += 1;
+                if self.nodes >= limits.max_nodes
+                    || (self.nodes & 255 == 0
+                        && (limits.stop.load(Ordering::Relaxed)
+                            || limits.deadline.is_some_and(|d| Instant::now() >= d)))
+                {
+                    self.aborted = true;
+                }
+                self.aborted
+            }
+            Bound::Nodes(0) => {
+                self.aborted = true;
+                true
+            }
+            Bound::Nodes(left) => {
+                *left -= 1;
+                self.nodes += 1;
+                // The budget's last node still expands: it stops after its first four.
+                self.aborted = *left == 0;
+                false
+            }
         }
-        self.aborted
     }
 
     /// A VCF for the side to move with at most `max_fours` fours before the five, found by iterative
@@ -558,7 +478,7 @@ impl<'a> Solver<'a> {
         for fours in 0..=max_fours {
             self.refuted.clear();
             let mut line = vec![];
-            if self.vcf_rec(pos, fours, &mut line) {
+            if self.vcf_walk(pos, fours, VcfMode::PROOF, &mut line) {
                 return Some(line);
             }
             if self.aborted {
@@ -566,131 +486,6 @@ impl<'a> Solver<'a> {
             }
         }
         None
-    }
-
-    fn vcf_rec(&mut self, pos: &mut Position, fours: u32, line: &mut Vec<usize>) -> bool {
-        let me = pos.side();
-        let opp = me.opp();
-        // A five now.
-        if pos.count(me, Class::Five) > 0 {
-            line.push(five_points(pos, me)[0]);
-            return true;
-        }
-        if fours == 0 || self.tick() {
-            return false;
-        }
-        let key = pos.hash();
-        if self.refuted.get(&key).is_some_and(|&d| d >= fours) {
-            return false;
-        }
-        // The defender threatens five: the only move is the block, and it must be a four (under
-        // caro any of the stops that is one).
-        let moves = match pos.count(opp, Class::Five) {
-            0 => four_moves(pos, me),
-            _ if stops_off_the_point(pos) => {
-                let mut stops = five_stops(pos);
-                stops.retain(|&b| makes_four(pos, b, me));
-                stops
-            }
-            1 => {
-                let b = five_points(pos, opp)[0];
-                if makes_four(pos, b, me) && pos.legal_for(b, me) { vec![b] } else { vec![] }
-            }
-            _ => vec![],
-        };
-        for m in moves {
-            if self.try_four(pos, m, fours, line, Self::vcf_rec) {
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.refuted.insert(key, fours);
-        false
-    }
-
-    /// Plays the four `m`, the defender's forced block, and continues with `next`; true when it wins.
-    fn try_four(
-        &mut self,
-        pos: &mut Position,
-        m: usize,
-        fours: u32,
-        line: &mut Vec<usize>,
-        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
-    ) -> bool {
-        let me = pos.side();
-        let opp = me.opp();
-        pos.play(m);
-        let fives = fives_around(pos, m, me);
-        if !fives.is_empty() && stops_off_the_point(pos) {
-            let won = self.try_stops(pos, m, &fives, fours, line, next);
-            pos.undo();
-            return won;
-        }
-        let won = match fives.len() {
-            0 => false,
-            // An open four (or two fours): the defender cannot block both (it has no five: checked).
-            n if n >= 2 => {
-                line.push(m);
-                line.push(fives[0]);
-                line.push(fives[1]);
-                pos.undo();
-                return true;
-            }
-            _ => {
-                let b = fives[0];
-                if !pos.legal_for(b, opp) {
-                    // Renju: black cannot block on a forbidden point.
-                    line.extend([m, b]);
-                    pos.undo();
-                    return true;
-                }
-                pos.play(b);
-                line.extend([m, b]);
-                let r = next(self, pos, fours - 1, line);
-                if !r {
-                    line.truncate(line.len() - 2);
-                }
-                pos.undo();
-                r
-            }
-        };
-        pos.undo();
-        won
-    }
-
-    /// Caro: after the four `m` (played) with the five points `fives`, the defender's every stop (see
-    /// [`five_stops`]) must lose for the four to win; the line shows the first.
-    fn try_stops(
-        &mut self,
-        pos: &mut Position,
-        m: usize,
-        fives: &[usize],
-        fours: u32,
-        line: &mut Vec<usize>,
-        next: fn(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
-    ) -> bool {
-        let stops = five_stops(pos);
-        if stops.is_empty() {
-            // Nothing stops it: the defender takes one five point, we play another.
-            line.push(m);
-            line.extend(fives.iter().take(2));
-            return true;
-        }
-        let mut shown: Option<Vec<usize>> = None;
-        for b in stops {
-            pos.play(b);
-            let mut sub = vec![m, b];
-            let r = next(self, pos, fours - 1, &mut sub);
-            pos.undo();
-            if !r {
-                return false;
-            }
-            shown.get_or_insert(sub);
-        }
-        line.extend(shown.unwrap_or_default());
-        true
     }
 
     /// A VCT for the side to move with at most `depth` threats (fours and threes).
@@ -723,10 +518,6 @@ impl<'a> Solver<'a> {
             return false;
         }
         let opp_fives = pos.count(opp, Class::Five);
-        let caro = opp_fives > 0 && stops_off_the_point(pos);
-        if opp_fives >= 2 && !caro {
-            return false;
-        }
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {
             // An open four now: wins in three plies (the four, a block, the other five point), which
             // the line shows in full so that its length is the win's.
@@ -741,25 +532,18 @@ impl<'a> Solver<'a> {
                 return true;
             }
         }
-        let (fours, threes) = if caro {
+        let (fours, threes): (Vec<usize>, Vec<usize>) = if opp_fives > 0 {
             // Any stop of the defender's five points, a four of ours first.
-            let (fours, threes): (Vec<usize>, Vec<usize>) =
-                five_stops(pos).into_iter().partition(|&b| makes_four(pos, b, me));
-            if fours.is_empty() && threes.is_empty() {
+            let stops = blocks(pos);
+            if stops.is_empty() {
                 return false;
             }
-            (fours, threes)
-        } else if opp_fives == 1 {
-            let b = five_points(pos, opp)[0];
-            if !pos.legal_for(b, me) {
-                return false;
-            }
-            if makes_four(pos, b, me) { (vec![b], vec![]) } else { (vec![], vec![b]) }
+            stops.into_iter().partition(|&b| makes_four(pos, b, me))
         } else {
             (four_moves(pos, me), three_moves(pos, me))
         };
         for m in fours {
-            if self.try_four(pos, m, depth, line, Self::vct_rec) {
+            if self.try_four(pos, m, VcfMode::PROOF, line, |s, pos, line| s.vct_rec(pos, depth - 1, line)) {
                 return true;
             }
             if self.aborted {
