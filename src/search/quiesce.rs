@@ -16,18 +16,10 @@ impl<'a> Worker<'a> {
     /// position shows in the value. `last` is our previous four (None at the leaf itself, where
     /// `search` has made the threat checks already).
     ///
-    /// It replaced a VCF that only looked for a win and otherwise returned the evaluation: self-play,
-    /// 100 ms, 400 games, 207.5-192.5 (+13 +- 33 Elo); against Rapfi 183-297 of 480 (38.1%, against
-    /// 37.1% over 960 before). With the table's bound on the evaluation (see `search`) the two scored
-    /// +55 +- 33 in self-play and 42.4% against Rapfi. Plain fours near our own last move at the leaf
-    /// as well (Rapfi's first quiescence plies allow them) lost: 185-215 (-26 +- 33), and against Rapfi
-    /// at 300 ms 60-108 of 168 freestyle games (35.7%; 21% fewer `bench 10` nodes); the other way, only
-    /// fours that make an open three, at every ply of it, 65-109 of 174 (37.4%; 27% fewer), the
-    /// quiescence as it is 40.3% over 5760 (Strength, "Forty-second session"; its node budget almost
-    /// never runs out: 48 nodes instead of 16 changed 6 of 247535 `bench 10` nodes). Rapfi's delta
-    /// pruning, the evaluation returned without a four tried where it lies more than 1000 below alpha
-    /// (Rapfi's margin on our scale; 4% fewer `bench 10` nodes), scored 39.2% of 320 games against
-    /// Rapfi at 300 ms, the quiescence as it is about 40.4% (Strength, "Thirty-first session").
+    /// Against the mate-only VCF it replaced: +13 ± 33 Elo in self-play at 100 ms, and with the table's
+    /// bound on the evaluation +55 ± 33 (42.4% against Rapfi at 300 ms). Wider (plain fours at the
+    /// leaf), narrower (only fours that make an open three) and Rapfi's delta pruning all scored lower
+    /// against Rapfi (docs/strength.md, Ideas tried).
     pub(super) fn quiesce(
         &mut self,
         mut alpha: i32,
