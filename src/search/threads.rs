@@ -43,54 +43,69 @@ pub struct Setup<'a> {
 /// Searches `board` to `setup.max_depth` (or the limits). The heart of `think` and `bench`: with one
 /// thread and no time limit it is deterministic.
 pub fn run(board: &Board, setup: &Setup) -> Outcome {
-    let Setup { pats, tt, limits, max_depth, threads, stop, use_vct, progress } = setup;
-    let (tt, limits, max_depth, threads, stop, use_vct) =
-        (*tt, *limits, *max_depth, *threads, *stop, *use_vct);
     let started = Instant::now();
-    let mut iterations = vec![];
-    let mut pos = Position::new(board, Arc::clone(pats));
+    let mut pos = Position::new(board, Arc::clone(&setup.pats));
+    // Step 1. Forced answers.
+    let caro_stops = match forced_answer(&pos) {
+        Forced::Answer(outcome) => return outcome,
+        Forced::Search { caro_stops } => caro_stops,
+    };
+    // Step 2. Threat solvers.
+    let nodes = match solve(&mut pos, setup) {
+        Ok(outcome) => return outcome,
+        Err(nodes) => nodes,
+    };
+    // Step 3. Iterative deepening, with helpers.
+    setup.tt.new_search();
+    let shared = Shared::new();
+    let root_moves = root_moves(&pos, setup, &shared, caro_stops);
+    // A forced answer is played at once: thinking on about the position after it was no better
+    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced.
+    if root_moves.len() == 1 {
+        return Outcome {
+            mv: Some(pos.pos_of(root_moves[0])),
+            score: 0,
+            depth: 0,
+            nodes,
+            shortcut: Some(Shortcut::Forced),
+            iterations: vec![],
+        };
+    }
+    deepen(&pos, setup, &shared, root_moves, nodes, started)
+}
+
+/// What the first look at a position decides.
+enum Forced {
+    /// The move is played without a search.
+    Answer(Outcome),
+    /// A search is needed; under caro, the stops of the opponent's five when it has several.
+    Search { caro_stops: Option<Vec<usize>> },
+}
+
+/// Step 1: a five of ours, a winning capture, the only stop of the opponent's five.
+fn forced_answer(pos: &Position) -> Forced {
     let me = pos.side();
     let opp = me.opp();
-    let pos_of = |pos: &Position, i: usize| pos.pos_of(i);
-    // Step 1. Forced answers.
-    if let Some(&f) = five_points(&pos, me).first() {
-        return Outcome {
-            mv: Some(pos_of(&pos, f)),
-            score: WIN - 1,
-            depth: 0,
-            nodes: 0,
-            shortcut: None,
-            iterations,
-        };
+    let answer = |mv: usize, score: i32, shortcut: Option<Shortcut>| {
+        let mv = Some(pos.pos_of(mv));
+        Forced::Answer(Outcome { mv, score, depth: 0, nodes: 0, shortcut, iterations: vec![] })
+    };
+    if let Some(&f) = five_points(pos, me).first() {
+        return answer(f, WIN - 1, None);
     }
     let pente = pos.capture_rule().is_some();
     if let Some(rule) = pos.capture_rule() {
         let need = (rule.to_win as u32).saturating_sub(pos.captured(me));
         if let Some(&(m, _)) = pos.capture_moves(me).iter().find(|&&(_, n)| n >= need) {
-            let shortcut = Some(Shortcut::CaptureWin);
-            return Outcome {
-                mv: Some(pos_of(&pos, m)),
-                score: WIN - 1,
-                depth: 0,
-                nodes: 0,
-                shortcut,
-                iterations,
-            };
+            return answer(m, WIN - 1, Some(Shortcut::CaptureWin));
         }
     }
     // (In Pente a five can also be met by a capture: the search decides.)
-    let opp_fives = if pente { vec![] } else { five_points(&pos, opp) };
+    let opp_fives = if pente { vec![] } else { five_points(pos, opp) };
     // Caro: the five points may have several stops (see `threat::five_stops`); the search picks one.
-    let caro_stops = (!opp_fives.is_empty() && stops_off_the_point(&pos)).then(|| five_stops(&pos));
+    let caro_stops = (!opp_fives.is_empty() && stops_off_the_point(pos)).then(|| five_stops(pos));
     if let Some(&[b]) = caro_stops.as_deref() {
-        return Outcome {
-            mv: Some(pos_of(&pos, b)),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            shortcut: None,
-            iterations,
-        };
+        return answer(b, 0, None);
     }
     if !opp_fives.is_empty() && caro_stops.as_ref().is_none_or(|s| s.is_empty()) {
         // Block the five (one of them if there are several: the game is lost then anyway). When every
@@ -104,149 +119,158 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         });
         let mv = mv.unwrap_or(opp_fives[0]);
         let score = if opp_fives.len() == 1 && opp_fives[0] == mv { 0 } else { -(WIN - 2) };
-        return Outcome { mv: Some(pos_of(&pos, mv)), score, depth: 0, nodes: 0, shortcut: None, iterations };
+        return answer(mv, score, None);
     }
-    let shared_nodes = AtomicU64::new(0);
+    Forced::Search { caro_stops }
+}
+
+/// Step 2: the VCF solver, then the VCT solver; a proof is played at once (`Ok`), else `Err` with the
+/// nodes they spent.
+fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
+    // The solvers know no captures: Pente goes straight to the search.
+    if pos.capture_rule().is_some() {
+        return Err(0);
+    }
+    let limits = setup.limits;
     let mut nodes = 0;
-    // Step 2. Threat solvers.
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
     // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth, at the
     // root only. What they prove is exact and played at once; a VCT inside the tree found fewer long
     // wins, and a smaller, larger or no root VCT scored the same against Rapfi at 300 ms (45.2-45.5%
     // of 320-640 games): see docs/strength.md, Ideas tried.
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
-    // (The solvers know no captures: Pente goes straight to the search.)
-    if !pente {
-        let mut solver =
-            Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
-        if let Some(line) = solver.vcf(&mut pos, 16) {
-            return Outcome {
-                mv: Some(pos_of(&pos, line[0])),
-                score: WIN - line.len() as i32,
-                depth: 0,
-                nodes: solver.nodes,
-                shortcut: Some(Shortcut::Vcf(line.iter().map(|&i| pos.pos_of(i)).collect())),
-                iterations,
-            };
-        }
-        nodes += solver.nodes;
+    let proof = |pos: &Position, line: &[usize], nodes: u64, shortcut: fn(Vec<Pos>) -> Shortcut| Outcome {
+        mv: Some(pos.pos_of(line[0])),
+        // The line holds both sides' moves, the last our five: its length is the win's.
+        score: WIN - line.len() as i32,
+        depth: 0,
+        nodes,
+        shortcut: Some(shortcut(line.iter().map(|&i| pos.pos_of(i)).collect())),
+        iterations: vec![],
+    };
+    let stop = setup.stop;
+    let mut solver =
+        Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
+    if let Some(line) = solver.vcf(pos, 16) {
+        return Ok(proof(pos, &line, solver.nodes, Shortcut::Vcf));
     }
-    if use_vct && !pente && opp_fives.is_empty() {
+    nodes += solver.nodes;
+    if setup.use_vct && five_points(pos, pos.side().opp()).is_empty() {
         let mut solver =
             Solver::new(ThreatLimits { max_nodes: budget_nodes(60_000), stop, deadline: deadline(5) });
-        if let Some(line) = solver.vct(&mut pos, 7) {
-            return Outcome {
-                mv: Some(pos_of(&pos, line[0])),
-                // The line holds both sides' moves, the last our five: its length is the win's.
-                score: WIN - line.len() as i32,
-                depth: 0,
-                nodes: nodes + solver.nodes,
-                shortcut: Some(Shortcut::Vct(line.iter().map(|&i| pos.pos_of(i)).collect())),
-                iterations,
-            };
+        if let Some(line) = solver.vct(pos, 7) {
+            return Ok(proof(pos, &line, nodes + solver.nodes, Shortcut::Vct));
         }
         nodes += solver.nodes;
     }
-    // Step 3. Iterative deepening, with helpers.
-    tt.new_search();
-    let mut root_moves = {
-        let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
-        let mut narrowed = false;
-        let generated = match caro_stops.filter(|s| s.len() >= 2) {
-            Some(stops) => Ok(stops),
-            None => w.generate(0, None, &mut narrowed, usize::MAX),
-        };
-        match generated {
-            Ok(mut m) if !m.is_empty() => {
-                if narrowed {
-                    // The root can afford the other moves too (see the fallback in `search`): after
-                    // the answers to the threat, the best of the rest.
-                    w.add_other_moves(&mut m, None, None, MAX_QUIET_MOVES);
-                }
-                m
-            }
-            _ => {
-                // A proven loss (or renju black boxed in): the best legal point by weight, so the game
-                // goes on as long as it can; a foul only when no legal point is left.
-                let mut all: Vec<usize> = pos.indices().filter(|&i| pos.is_empty(i)).collect();
-                all.sort_by_key(|&i| -(pos.weight(i, me) + pos.weight(i, opp)));
-                let legal: Vec<usize> = all.iter().copied().filter(|&i| pos.legal_for(i, me)).collect();
-                if legal.is_empty() { all } else { legal }
-            }
-        }
+    Err(nodes)
+}
+
+/// The root's moves in the order the first iteration tries them: the stops of the opponent's five
+/// (caro), the moves the node would search (all of them after the answers to a threat), or, when
+/// every move loses, every legal point by weight.
+fn root_moves(pos: &Position, setup: &Setup, shared: &Shared, caro_stops: Option<Vec<usize>>) -> Vec<usize> {
+    let me = pos.side();
+    let opp = me.opp();
+    let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+    let mut narrowed = false;
+    let generated = match caro_stops.filter(|s| s.len() >= 2) {
+        Some(stops) => Ok(stops),
+        None => w.generate(0, None, &mut narrowed, usize::MAX),
     };
-    // A forced answer is played at once: thinking on about the position after it was no better
-    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced.
-    if root_moves.len() == 1 {
-        return Outcome {
-            mv: Some(pos_of(&pos, root_moves[0])),
-            score: 0,
-            depth: 0,
-            nodes,
-            shortcut: Some(Shortcut::Forced),
-            iterations,
-        };
+    match generated {
+        Ok(mut m) if !m.is_empty() => {
+            if narrowed {
+                // The root can afford the other moves too (see the fallback in `search`): after the
+                // answers to the threat, the best of the rest.
+                w.add_other_moves(&mut m, None, None, MAX_QUIET_MOVES);
+            }
+            m
+        }
+        _ => {
+            // A proven loss (or renju black boxed in): the best legal point by weight, so the game
+            // goes on as long as it can; a foul only when no legal point is left.
+            let mut all: Vec<usize> = pos.indices().filter(|&i| pos.is_empty(i)).collect();
+            all.sort_by_key(|&i| -(pos.weight(i, me) + pos.weight(i, opp)));
+            let legal: Vec<usize> = all.iter().copied().filter(|&i| pos.legal_for(i, me)).collect();
+            if legal.is_empty() { all } else { legal }
+        }
     }
-    let done = AtomicBool::new(false);
-    let helper_stop = AtomicBool::new(false);
-    // The deepest iteration completed by any thread, and its result: the others abandon that depth and
-    // search past it (a depth rarely takes two threads to the end), and the move played is the
-    // deepest one found.
-    let completed = AtomicI32::new(0);
-    let published = Mutex::new(Published { depth: 0, mv: root_moves[0], score: 0, pv: vec![] });
-    let publish = |depth: i32, mv: usize, score: i32, pv: &[usize]| {
-        let mut p = published.lock().unwrap_or_else(PoisonError::into_inner);
-        if depth > p.depth {
-            *p = Published { depth, mv, score, pv: pv.to_vec() };
-            completed.store(depth, Ordering::Relaxed);
+}
+
+/// What the threads of one search share besides the table.
+struct Shared {
+    /// Nodes counted by every thread (for the node limit and the rate).
+    nodes: AtomicU64,
+    /// The main thread has finished: helpers stop deepening.
+    done: AtomicBool,
+    /// The helpers' stop flag (the manager's stop flag is the main thread's alone).
+    helper_stop: AtomicBool,
+    /// The deepest iteration completed by any thread, and its result: the others abandon that depth
+    /// and search past it (a depth rarely takes two threads to the end), and the move played is the
+    /// deepest one found.
+    completed: AtomicI32,
+    published: Mutex<Option<Published>>,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            nodes: AtomicU64::new(0),
+            done: AtomicBool::new(false),
+            helper_stop: AtomicBool::new(false),
+            completed: AtomicI32::new(0),
+            published: Mutex::new(None),
         }
-    };
+    }
+
+    /// Offers a completed iteration; it is kept when it is the deepest yet.
+    fn publish(&self, depth: i32, mv: usize, score: i32, pv: &[usize]) {
+        let mut p = self.published.lock().unwrap_or_else(PoisonError::into_inner);
+        if p.as_ref().is_none_or(|p| depth > p.depth) {
+            *p = Some(Published { depth, mv, score, pv: pv.to_vec() });
+            self.completed.store(depth, Ordering::Relaxed);
+        }
+    }
+
+    /// The deepest completed iteration, or depth 0 with `first` before any.
+    fn deepest(&self, first: usize) -> Published {
+        let p = self.published.lock().unwrap_or_else(PoisonError::into_inner);
+        p.clone().unwrap_or(Published { depth: 0, mv: first, score: 0, pv: vec![] })
+    }
+}
+
+/// Step 3: iterative deepening on this thread with `setup.threads - 1` helpers alongside.
+fn deepen(
+    pos: &Position,
+    setup: &Setup,
+    shared: &Shared,
+    mut root_moves: Vec<usize>,
+    mut nodes: u64,
+    started: Instant,
+) -> Outcome {
+    let mut iterations = vec![];
     let mut result = (root_moves[0], 0, 0);
     rayon::scope(|scope| {
-        for id in 1..threads.max(1) {
-            let pos = pos.clone();
-            let mut moves = root_moves.clone();
-            let (shared_nodes, helper_stop, done, completed, publish) =
-                (&shared_nodes, &helper_stop, &done, &completed, &publish);
-            scope.spawn(move |_| {
-                let mut w = Worker::new(pos, tt, helper_stop, shared_nodes, limits, false);
-                w.completed = Some(completed);
-                let mut pv = vec![];
-                // Odd helpers search a ply beyond the main thread, even ones alongside it.
-                let ahead = (id % 2) as i32;
-                let mut depth = 1 + ahead;
-                let mut last = None;
-                while depth <= max_depth && !done.load(Ordering::Relaxed) {
-                    let score = w.root(&mut moves, depth, &mut pv, last);
-                    if helper_stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    if let Some(score) = score
-                        && !w.aborted
-                    {
-                        publish(depth, moves[0], score, &pv);
-                        last = Some(score);
-                    }
-                    w.aborted = false;
-                    depth = (depth + 1).max(completed.load(Ordering::Relaxed) + 1 + ahead);
-                }
-            });
+        for id in 1..setup.threads.max(1) {
+            let (pos, moves) = (pos.clone(), root_moves.clone());
+            scope.spawn(move |_| help(pos, moves, setup, shared, id));
         }
-        let mut w = Worker::new(pos.clone(), tt, stop, &shared_nodes, limits, true);
-        if threads > 1 {
-            w.completed = Some(&completed);
+        let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+        if setup.threads > 1 {
+            w.completed = Some(&shared.completed);
         }
         let mut pv = vec![];
         // Completed iterations in a row that claimed a win.
         let mut claims = 0;
         let mut depth = 1;
-        while depth <= max_depth {
+        while depth <= setup.max_depth {
             let score = w.root(&mut root_moves, depth, &mut pv, (result.2 > 0).then_some(result.1));
-            if w.aborted && stop.load(Ordering::Relaxed) {
+            if w.aborted && setup.stop.load(Ordering::Relaxed) {
                 // Out of time (or stopped): a partial iteration counts when its best move beat the
                 // previous choice and no thread has completed this depth since.
                 if let Some(score) = score
-                    && completed.load(Ordering::Relaxed) < depth
+                    && shared.completed.load(Ordering::Relaxed) < depth
                 {
                     result = (root_moves[0], score, depth - 1);
                     let elapsed = started.elapsed();
@@ -262,7 +286,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
                     });
                 } else {
                     // A helper may have completed a deeper iteration since the last one taken here.
-                    let p = published.lock().unwrap_or_else(PoisonError::into_inner);
+                    let p = shared.deepest(root_moves[0]);
                     if p.depth > result.2 {
                         result = (p.mv, p.score, p.depth);
                     }
@@ -272,16 +296,16 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             if let Some(score) = score
                 && !w.aborted
             {
-                publish(depth, root_moves[0], score, &pv);
+                shared.publish(depth, root_moves[0], score, &pv);
             }
             // Aborted without the stop flag: a helper completed this depth first.
             w.aborted = false;
-            let p = published.lock().unwrap_or_else(PoisonError::into_inner).clone();
+            let p = shared.deepest(root_moves[0]);
             if p.depth < depth {
                 break;
             }
             result = (p.mv, p.score, p.depth);
-            if let Some(tell) = progress {
+            if let Some(tell) = setup.progress {
                 tell(p.depth, w.pos.pos_of(p.mv), p.score);
             }
             // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
@@ -290,20 +314,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
                 root_moves[..=k].rotate_right(1);
             }
-            let elapsed = started.elapsed();
-            // The main thread's own nodes, and the helpers' share of the shared count (it counted the
-            // main thread's too: added to `w.nodes` whole, the rate came out twice too high).
-            let all_nodes = w.nodes + shared_nodes.load(Ordering::Relaxed).saturating_sub(w.counted);
-            iterations.push(Iteration {
-                depth: p.depth,
-                score: p.score,
-                best: w.pos.pos_of(p.mv),
-                pv: p.pv.iter().map(|&i| w.pos.pos_of(i)).collect(),
-                nodes: w.nodes,
-                nps: nodes_per_second(all_nodes, elapsed),
-                time: elapsed,
-                partial: false,
-            });
+            iterations.push(completed_iteration(&w, shared, &p, started));
             // A win the search claims is believed only once deeper iterations repeat it: a shallow
             // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
             // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
@@ -312,17 +323,60 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             if claims >= CLAIM_ITERATIONS {
                 break;
             }
-            if limits.is_some_and(|l| l.budget.past_soft()) {
+            if setup.limits.is_some_and(|l| l.budget.past_soft()) {
                 break;
             }
             depth = p.depth + 1;
         }
         nodes += w.nodes;
-        done.store(true, Ordering::Relaxed);
-        helper_stop.store(true, Ordering::Relaxed);
+        shared.done.store(true, Ordering::Relaxed);
+        shared.helper_stop.store(true, Ordering::Relaxed);
     });
     let (best, score, depth) = result;
     Outcome { mv: Some(pos.pos_of(best)), score, depth, nodes, shortcut: None, iterations }
+}
+
+/// A helper thread's deepening: odd helpers a ply beyond the main thread, even ones alongside it,
+/// each past the deepest depth any thread has completed.
+fn help(pos: Position, mut moves: Vec<usize>, setup: &Setup, shared: &Shared, id: usize) {
+    let mut w = Worker::new(pos, setup.tt, &shared.helper_stop, &shared.nodes, setup.limits, false);
+    w.completed = Some(&shared.completed);
+    let mut pv = vec![];
+    let ahead = (id % 2) as i32;
+    let mut depth = 1 + ahead;
+    let mut last = None;
+    while depth <= setup.max_depth && !shared.done.load(Ordering::Relaxed) {
+        let score = w.root(&mut moves, depth, &mut pv, last);
+        if shared.helper_stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(score) = score
+            && !w.aborted
+        {
+            shared.publish(depth, moves[0], score, &pv);
+            last = Some(score);
+        }
+        w.aborted = false;
+        depth = (depth + 1).max(shared.completed.load(Ordering::Relaxed) + 1 + ahead);
+    }
+}
+
+/// The iteration `p` as the main thread reports it.
+fn completed_iteration(w: &Worker, shared: &Shared, p: &Published, started: Instant) -> Iteration {
+    let elapsed = started.elapsed();
+    // The main thread's own nodes, and the helpers' share of the shared count (it counted the main
+    // thread's too: added to `w.nodes` whole, the rate came out twice too high).
+    let all_nodes = w.nodes + shared.nodes.load(Ordering::Relaxed).saturating_sub(w.counted);
+    Iteration {
+        depth: p.depth,
+        score: p.score,
+        best: w.pos.pos_of(p.mv),
+        pv: p.pv.iter().map(|&i| w.pos.pos_of(i)).collect(),
+        nodes: w.nodes,
+        nps: nodes_per_second(all_nodes, elapsed),
+        time: elapsed,
+        partial: false,
+    }
 }
 
 /// Nodes a second, rounded (the clock's first microsecond counts as one).
