@@ -6,7 +6,6 @@
 //! caro one on 15x15, so every rule is searched on both sizes.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -94,17 +93,7 @@ pub fn run(depth: i32) -> BenchReport {
         let tt = Tt::new(16 << 20);
         let Ok(board) = Board::from_moves(size, size, moves) else { continue };
         let t = Instant::now();
-        let setup = search::Setup {
-            pats: Arc::clone(&pats),
-            tt: &tt,
-            limits: None,
-            max_depth: depth,
-            threads: 1,
-            stop: &stop,
-            use_vct: false,
-            progress: None,
-        };
-        let o = search::run(&board, &setup);
+        let o = search::run(&board, &search::Setup::fixed_depth(&pats, &tt, depth, &stop));
         positions.push(BenchPosition {
             rule,
             size,

@@ -40,6 +40,23 @@ pub struct Setup<'a> {
     pub progress: Option<&'a (dyn Fn(i32, Pos, i32) + Sync)>,
 }
 
+impl<'a> Setup<'a> {
+    /// A fixed-depth search on one thread with no time limit and no root VCT: deterministic, the same
+    /// node count on every machine (`bench`, the openings generator).
+    pub fn fixed_depth(pats: &Arc<Patterns>, tt: &'a Tt, depth: i32, stop: &'a AtomicBool) -> Setup<'a> {
+        Setup {
+            pats: Arc::clone(pats),
+            tt,
+            limits: None,
+            max_depth: depth,
+            threads: 1,
+            stop,
+            use_vct: false,
+            progress: None,
+        }
+    }
+}
+
 /// Searches `board` to `setup.max_depth` (or the limits). The heart of `think` and `bench`: with one
 /// thread and no time limit it is deterministic.
 pub fn run(board: &Board, setup: &Setup) -> Outcome {

@@ -157,19 +157,9 @@ pub fn assess(board: &Board, pats: &Arc<Patterns>, depth: i32) -> Assessment {
         }
     }
     let tt = Tt::new(1 << 20);
-    let setup = Setup {
-        pats: Arc::clone(pats),
-        tt: &tt,
-        limits: None,
-        max_depth: depth,
-        threads: 1,
-        stop: &stop,
-        // The root VCT made 50 openings cost 10 to 20 times as much (12 s against 0.3 s under caro)
-        // and changed one or two of them: the search sees the short ones, the VCF check the rest.
-        use_vct: false,
-        progress: None,
-    };
-    let out = search::run(board, &setup);
+    // No root VCT (a fixed-depth search has none): it made 50 openings cost 10 to 20 times as much
+    // (12 s against 0.3 s under caro) and changed one or two of them.
+    let out = search::run(board, &Setup::fixed_depth(pats, &tt, depth, &stop));
     if out.shortcut.is_some() || out.depth < depth {
         return Assessment::Shortcut;
     }
