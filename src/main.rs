@@ -13,7 +13,7 @@ use quincunx::game::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::player::Player;
 use quincunx::search::SearchPlayer;
 use quincunx::tools::elo::Sprt;
-use quincunx::tools::opening::{offset_line, parse_openings, pos_line};
+use quincunx::tools::opening::{Opening, offset_line, parse_openings, pos_line};
 use quincunx::tools::opening_gen::{self, GenConfig};
 use quincunx::tools::process::split_command;
 use quincunx::tools::random::clock_seed;
@@ -604,71 +604,111 @@ fn check_gen(cfg: &GenConfig) -> Result<()> {
 }
 
 fn parse_match(args: &[String]) -> Result<MatchConfig> {
-    let mut engines: Vec<EngineSpec> = vec![];
-    let mut game = GameSettings {
-        rules: Rules::default(),
-        width: 15,
-        height: 15,
-        turn_ms: 1000,
-        game_ms: 0,
-        tolerance_ms: 500,
-        start_timeout_ms: 10_000,
-        max_memory: 367_001_600,
-        threads: 0,
-        max_stones: 0,
-        pause_ms: 3,
-        show_stderr: false,
-    };
-    let mut choice = GameChoice::default();
-    let mut cfg_games = None;
-    let mut openings = vec![];
-    let mut fresh: Option<usize> = None;
-    let (mut seed, mut stones, mut margin) = (None, None, None);
-    let mut shuffle_seed = None;
-    let mut concurrency = 1;
-    let mut sprt = None;
-    let (mut psq_dir, mut sgf) = (None, None);
-    let mut progress = true;
-    let mut by_opening = false;
-    let mut gauntlet = false;
+    let mut given = MatchArgs::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        if choice.take(a, &mut value)? {
-            continue;
+        if !given.choice.take(a, &mut value)? {
+            given.take(a, value)?;
         }
-        match a.as_str() {
-            "--engine" => engines.push(engine_spec(&value()?)?),
+    }
+    given.config()
+}
+
+/// `match`'s options as given, before they are checked together.
+struct MatchArgs {
+    engines: Vec<EngineSpec>,
+    gauntlet: bool,
+    game: GameSettings,
+    choice: GameChoice,
+    games: Option<usize>,
+    openings: Vec<Opening>,
+    /// `--openings-random`, and `--seed`, `--stones`, `--margin` that shape them.
+    fresh: Option<usize>,
+    seed: Option<u64>,
+    stones: Option<(usize, usize)>,
+    margin: Option<i32>,
+    shuffle_seed: Option<u64>,
+    concurrency: usize,
+    sprt: Option<Sprt>,
+    psq_dir: Option<PathBuf>,
+    sgf: Option<PathBuf>,
+    progress: bool,
+    by_opening: bool,
+}
+
+impl MatchArgs {
+    fn new() -> MatchArgs {
+        let game = GameSettings {
+            rules: Rules::default(),
+            width: 15,
+            height: 15,
+            turn_ms: 1000,
+            game_ms: 0,
+            tolerance_ms: 500,
+            start_timeout_ms: 10_000,
+            max_memory: 367_001_600,
+            threads: 0,
+            max_stones: 0,
+            pause_ms: 3,
+            show_stderr: false,
+        };
+        MatchArgs {
+            engines: vec![],
+            gauntlet: false,
+            game,
+            choice: GameChoice::default(),
+            games: None,
+            openings: vec![],
+            fresh: None,
+            seed: None,
+            stones: None,
+            margin: None,
+            shuffle_seed: None,
+            concurrency: 1,
+            sprt: None,
+            psq_dir: None,
+            sgf: None,
+            progress: true,
+            by_opening: false,
+        }
+    }
+
+    /// Takes `a` with its value, or says it is not a match option.
+    fn take(&mut self, a: &str, value: impl FnOnce() -> Result<String>) -> Result<()> {
+        let game = &mut self.game;
+        match a {
+            "--engine" => self.engines.push(engine_spec(&value()?)?),
             "--name" => {
                 let v = value()?;
-                engines.last_mut().context("--name must follow an --engine")?.name = v;
+                self.engines.last_mut().context("--name must follow an --engine")?.name = v;
             }
-            "--gauntlet" => gauntlet = true,
+            "--gauntlet" => self.gauntlet = true,
             "--turn" => game.turn_ms = num(a, &value()?)?,
             "--game" => game.game_ms = num(a, &value()?)?,
             "--tolerance" => game.tolerance_ms = num(a, &value()?)?,
             "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
             "--memory" => game.max_memory = num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
-            "--games" => cfg_games = Some(num(a, &value()?)?),
+            "--games" => self.games = Some(num(a, &value()?)?),
             "--openings" => {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-                openings = parse_openings(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+                self.openings = parse_openings(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
             }
-            "--openings-random" => fresh = Some(num(a, &value()?)?),
-            "--seed" => seed = Some(num(a, &value()?)?),
-            "--stones" => stones = Some(stone_range(a, &value()?)?),
-            "--margin" => margin = Some(num(a, &value()?)?),
-            "--random" => shuffle_seed = Some(num(a, &value()?)?),
-            "--concurrency" => concurrency = num(a, &value()?)?,
-            "--sprt" => sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
+            "--openings-random" => self.fresh = Some(num(a, &value()?)?),
+            "--seed" => self.seed = Some(num(a, &value()?)?),
+            "--stones" => self.stones = Some(stone_range(a, &value()?)?),
+            "--margin" => self.margin = Some(num(a, &value()?)?),
+            "--random" => self.shuffle_seed = Some(num(a, &value()?)?),
+            "--concurrency" => self.concurrency = num(a, &value()?)?,
+            "--sprt" => self.sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
             "--max-stones" => game.max_stones = num(a, &value()?)?,
             "--pause" => game.pause_ms = num(a, &value()?)?,
-            "--psq" => psq_dir = Some(PathBuf::from(value()?)),
-            "--sgf" => sgf = Some(PathBuf::from(value()?)),
-            "--quiet" => progress = false,
-            "--by-opening" => by_opening = true,
+            "--psq" => self.psq_dir = Some(PathBuf::from(value()?)),
+            "--sgf" => self.sgf = Some(PathBuf::from(value()?)),
+            "--quiet" => self.progress = false,
+            "--by-opening" => self.by_opening = true,
             "--show-stderr" => game.show_stderr = true,
             "-h" | "--help" => {
                 println!("{MATCH_USAGE}");
@@ -676,48 +716,61 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
             }
             other => bail!("unknown match option '{other}'"),
         }
+        Ok(())
     }
-    if engines.len() < 2 {
-        bail!("a match needs at least two --engine");
-    }
-    game.rules = choice.rules()?;
-    (game.width, game.height) = (choice.width, choice.height);
-    if game.max_stones == 0 {
-        game.max_stones = default_max_stones(&game.rules, game.width * game.height);
-    }
-    let fresh = match fresh {
-        Some(_) if !openings.is_empty() => bail!("--openings-random draws the openings: not with --openings"),
-        Some(0) => bail!("--openings-random: at least one opening"),
-        Some(count) => {
-            let mut gen_cfg =
-                GenConfig::new(game.rules, game.width, game.height, seed.unwrap_or_else(clock_seed));
-            gen_cfg.stones = stones.unwrap_or(gen_cfg.stones);
-            gen_cfg.margin = margin.unwrap_or(gen_cfg.margin);
-            check_gen(&gen_cfg)?;
-            Some((count, gen_cfg))
+
+    /// The match the options describe, or what is wrong with them together.
+    fn config(mut self) -> Result<MatchConfig> {
+        if self.engines.len() < 2 {
+            bail!("a match needs at least two --engine");
         }
-        None if seed.is_some() || stones.is_some() || margin.is_some() => {
-            bail!("--seed, --stones and --margin shape fresh openings: they need --openings-random")
+        let game = &mut self.game;
+        game.rules = self.choice.rules()?;
+        (game.width, game.height) = (self.choice.width, self.choice.height);
+        if game.max_stones == 0 {
+            game.max_stones = default_max_stones(&game.rules, game.width * game.height);
         }
-        None => None,
-    };
-    // Fresh openings are each played with both colours unless a count of games is asked for.
-    let games_per_pair = cfg_games.unwrap_or(fresh.as_ref().map_or(2, |(count, _)| 2 * count));
-    Ok(MatchConfig {
-        engines,
-        gauntlet,
-        game,
-        games_per_pair,
-        openings,
-        fresh,
-        shuffle_seed,
-        concurrency,
-        sprt,
-        psq_dir,
-        sgf,
-        progress,
-        by_opening,
-    })
+        let fresh = self.fresh_openings(&self.game)?;
+        // Fresh openings are each played with both colours unless a count of games is asked for.
+        let games_per_pair = self.games.unwrap_or(fresh.as_ref().map_or(2, |(count, _)| 2 * count));
+        Ok(MatchConfig {
+            engines: self.engines,
+            gauntlet: self.gauntlet,
+            game: self.game,
+            games_per_pair,
+            openings: self.openings,
+            fresh,
+            shuffle_seed: self.shuffle_seed,
+            concurrency: self.concurrency,
+            sprt: self.sprt,
+            psq_dir: self.psq_dir,
+            sgf: self.sgf,
+            progress: self.progress,
+            by_opening: self.by_opening,
+        })
+    }
+
+    /// `--openings-random`'s count and how to draw them for `game`, checked.
+    fn fresh_openings(&self, game: &GameSettings) -> Result<Option<(usize, GenConfig)>> {
+        Ok(match self.fresh {
+            Some(_) if !self.openings.is_empty() => {
+                bail!("--openings-random draws the openings: not with --openings")
+            }
+            Some(0) => bail!("--openings-random: at least one opening"),
+            Some(count) => {
+                let seed = self.seed.unwrap_or_else(clock_seed);
+                let mut gen_cfg = GenConfig::new(game.rules, game.width, game.height, seed);
+                gen_cfg.stones = self.stones.unwrap_or(gen_cfg.stones);
+                gen_cfg.margin = self.margin.unwrap_or(gen_cfg.margin);
+                check_gen(&gen_cfg)?;
+                Some((count, gen_cfg))
+            }
+            None if self.seed.is_some() || self.stones.is_some() || self.margin.is_some() => {
+                bail!("--seed, --stones and --margin shape fresh openings: they need --openings-random")
+            }
+            None => None,
+        })
+    }
 }
 
 /// `--engine`: the command line of an engine, named after its program file until `--name` says.

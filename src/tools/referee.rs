@@ -16,7 +16,7 @@ use std::fmt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::game::board::{Board, Color, Pos};
+use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::renju::Forbidden;
 use crate::game::rules::{Rules, Variant, Verdict};
 use crate::tools::process::{Brain, Received, parse_move};
@@ -237,157 +237,227 @@ fn clip(s: &str) -> String {
 
 /// Plays one game: `seats[0]` is black (moves first), `seats[1]` white; `opening` stones are placed first.
 pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> GameResult {
-    let mut board = Board::new(s.width as i64, s.height as i64).expect("match sizes are checked");
-    board.set_capture(s.rules.capture_rule());
-    for &p in opening {
-        board.play_unchecked(p);
-    }
-    let mut record = GameRecord {
-        width: s.width,
-        height: s.height,
-        rule: s.rules.mask(),
-        black: seats[0].name.clone(),
-        white: seats[1].name.clone(),
-        moves: opening.iter().map(|&p| (p, 0)).collect(),
-        opening_len: opening.len(),
-        winner: None,
-        reason: String::new(),
-    };
-    let mut times: [Vec<AnswerTime>; 2] = [vec![], vec![]];
-    let finish = |mut record: GameRecord, ending: Ending, winner: Option<Color>, times| {
-        record.winner = winner;
-        record.reason = ending.to_string();
-        GameResult { record, ending, winner, times }
-    };
+    let mut game = Game::new(s, opening, [seats[0].name.clone(), seats[1].name.clone()]);
     // Step 1. START and INFO for both; a brain that fails here loses at once.
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-        // A brain prepared by `Seat::start` that has died since gets a fresh process and START.
-        let prepared = std::mem::take(&mut seats[i].prepared);
-        if prepared && seats[i].brain.as_mut().is_some_and(|b| b.alive()) {
-            continue;
-        }
-        if let Err((fault, detail)) = prepare(seats[i], s) {
+        if let Err((fault, detail)) = ready(seats[i], s) {
             seats[i].fault();
-            return finish(record, Ending::Fault(fault, detail), Some(color.opp()), times);
+            return game.finish(Ending::Fault(fault, detail), Some(color.opp()));
         }
     }
-    let mut used_ms = [0u64; 2];
-    let mut told_position = [false; 2];
     loop {
         // Step 2. Draws: the stone limit, a full board, no line left to complete.
-        if board.stone_count() >= s.max_stones {
-            return finish(record, Ending::StoneLimit, None, times);
+        if let Some(draw) = game.draw(s) {
+            return game.finish(draw, None);
         }
-        if board.is_full() {
-            return finish(record, Ending::BoardFull, None, times);
-        }
-        // (Under captures a closed line can open again.)
-        if board.capture_rule().is_none() && !s.rules.any_line_open(&board) {
-            return finish(record, Ending::DeadDraw, None, times);
-        }
-        // Step 3. Ask the side to move.
-        let side = board.side_to_move();
-        let i = side.index();
-        let left = (s.game_ms > 0).then(|| s.game_ms.saturating_sub(used_ms[i]));
-        let budget = match (s.turn_ms, left) {
-            (0, l) => l,
-            (t, Some(l)) => Some(t.min(l)),
-            (t, None) => Some(t),
-        };
-        let mut lines = vec![];
-        if let Some(l) = left {
-            lines.push(format!("INFO time_left {l}"));
-        }
-        if told_position[i] {
-            let last = board.last_move().expect("the opponent has moved");
-            lines.push(format!("TURN {last}"));
-        } else if board.stone_count() == 0 {
-            lines.push("BEGIN".into());
-        } else {
-            if board.capture_rule().is_some() {
-                // A BOARD cannot show captures: they come first (ours, then the opponent's).
-                lines.push(format!("INFO captures {},{}", board.captured(side), board.captured(side.opp())));
+        // Step 3. Ask the side to move, and judge its answer.
+        let side = game.board.side_to_move();
+        let seat = &mut *seats[side.index()];
+        match game.turn(s, seat) {
+            Outcome::Continue => {}
+            Outcome::Over(ending, winner) => return game.finish(ending, winner),
+            Outcome::Fault(fault, detail) => {
+                seat.fault();
+                return game.finish(Ending::Fault(fault, detail), Some(side.opp()));
             }
-            lines.push("BOARD".into());
-            // The stones on the board in the order they came (after captures a point may have been
-            // played twice, or be empty again).
-            let mut told = vec![];
-            for &p in board.history().iter().rev() {
-                if let crate::game::board::Cell::Stone(c) = board.get(p)
-                    && !told.contains(&p)
-                {
-                    told.push(p);
-                    lines.push(format!("{},{}", p, if c == side { 1 } else { 2 }));
-                }
-            }
-            let n = lines.len() - told.len();
-            lines[n..].reverse();
-            lines.push("DONE".into());
-        }
-        told_position[i] = true;
-        let brain = match seats[i].brain(s.show_stderr) {
-            Ok(b) => b,
-            Err(e) => {
-                seats[i].fault();
-                return finish(record, Ending::Fault(Fault::CannotStart, e), Some(side.opp()), times);
-            }
-        };
-        let started = Instant::now();
-        let sent = lines.iter().try_for_each(|l| brain.send(l));
-        let deadline =
-            started + Duration::from_millis(budget.map_or(24 * 3600 * 1000, |b| b + s.tolerance_ms));
-        let mut skipped = vec![];
-        let answer = match sent {
-            Ok(()) => brain.recv_answer(deadline, &mut skipped),
-            Err(_) => Received::Closed,
-        };
-        let elapsed_us = started.elapsed().as_micros() as u64;
-        let elapsed = elapsed_us / 1000;
-        let fault = |f: Fault, detail: String| Ending::Fault(f, detail);
-        let ending = match answer {
-            Received::Line(line) => match parse_move(line.trim_end()) {
-                None => Some(fault(Fault::Malformed, format!("'{}'", clip(&line)))),
-                Some(_) if budget.is_some_and(|b| elapsed > b + s.tolerance_ms) => {
-                    Some(fault(Fault::Timeout, format!("{elapsed} ms")))
-                }
-                Some((x, y)) => {
-                    times[i].push(AnswerTime { elapsed_us, budget_ms: budget });
-                    used_ms[i] += elapsed;
-                    match board.pos(x, y) {
-                        None => Some(fault(Fault::OffBoard, format!("{x},{y}"))),
-                        Some(p) if !board.is_empty(p) => Some(fault(Fault::Occupied, p.to_string())),
-                        Some(p) => {
-                            record.moves.push((p, elapsed));
-                            match s.rules.verdict(&board, p) {
-                                Verdict::Foul(kind) => {
-                                    return finish(record, Ending::Foul(kind), Some(side.opp()), times);
-                                }
-                                Verdict::Illegal(why) => {
-                                    return finish(record, Ending::Illegal(why), Some(side.opp()), times);
-                                }
-                                Verdict::Win if s.rules.makes_win(&board, p, side) => {
-                                    return finish(record, Ending::Five, Some(side), times);
-                                }
-                                Verdict::Win => return finish(record, Ending::Captures, Some(side), times),
-                                Verdict::Continue => {
-                                    board.play_unchecked(p);
-                                    None
-                                }
-                            }
-                        }
-                    }
-                }
-            },
-            Received::Timeout => Some(fault(Fault::Timeout, format!("nothing after {elapsed} ms"))),
-            Received::Closed => Some(fault(Fault::Crash, String::new())),
-            Received::Flood => Some(fault(Fault::Malformed, "a flood of lines and no move".into())),
-        };
-        if let Some(ending) = ending {
-            seats[i].fault();
-            return finish(record, ending, Some(side.opp()), times);
         }
         if s.pause_ms > 0 {
             std::thread::sleep(Duration::from_millis(s.pause_ms));
         }
     }
+}
+
+/// START and INFO for a game, unless [`Seat::start`] gave them and the brain still lives (one that has
+/// died since gets a fresh process and START).
+fn ready(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
+    let prepared = std::mem::take(&mut seat.prepared);
+    if prepared && seat.brain.as_mut().is_some_and(|b| b.alive()) {
+        return Ok(());
+    }
+    prepare(seat, s)
+}
+
+/// What one answer did: the game goes on, it is over by the move, or the brain faulted (it loses and
+/// is restarted).
+enum Outcome {
+    Continue,
+    Over(Ending, Option<Color>),
+    Fault(Fault, String),
+}
+
+/// A game in progress, as the referee keeps it.
+struct Game {
+    board: Board,
+    record: GameRecord,
+    times: [Vec<AnswerTime>; 2],
+    /// Time used by black and white, ms.
+    used_ms: [u64; 2],
+    /// Whether each side has been told the position (after that it gets only the opponent's moves).
+    told_position: [bool; 2],
+}
+
+impl Game {
+    fn new(s: &GameSettings, opening: &[Pos], [black, white]: [String; 2]) -> Game {
+        let mut board = Board::new(s.width as i64, s.height as i64).expect("match sizes are checked");
+        board.set_capture(s.rules.capture_rule());
+        for &p in opening {
+            board.play_unchecked(p);
+        }
+        let record = GameRecord {
+            width: s.width,
+            height: s.height,
+            rule: s.rules.mask(),
+            black,
+            white,
+            moves: opening.iter().map(|&p| (p, 0)).collect(),
+            opening_len: opening.len(),
+            winner: None,
+            reason: String::new(),
+        };
+        Game { board, record, times: [vec![], vec![]], used_ms: [0; 2], told_position: [false; 2] }
+    }
+
+    fn finish(mut self, ending: Ending, winner: Option<Color>) -> GameResult {
+        self.record.winner = winner;
+        self.record.reason = ending.to_string();
+        GameResult { record: self.record, ending, winner, times: self.times }
+    }
+
+    /// The draw the position is, if it is one.
+    fn draw(&self, s: &GameSettings) -> Option<Ending> {
+        if self.board.stone_count() >= s.max_stones {
+            return Some(Ending::StoneLimit);
+        }
+        if self.board.is_full() {
+            return Some(Ending::BoardFull);
+        }
+        // (Under captures a closed line can open again.)
+        let dead = self.board.capture_rule().is_none() && !s.rules.any_line_open(&self.board);
+        dead.then_some(Ending::DeadDraw)
+    }
+
+    /// Asks the side to move for its move, and plays it if it is one.
+    fn turn(&mut self, s: &GameSettings, seat: &mut Seat) -> Outcome {
+        let side = self.board.side_to_move();
+        let i = side.index();
+        let left = (s.game_ms > 0).then(|| s.game_ms.saturating_sub(self.used_ms[i]));
+        let budget = match (s.turn_ms, left) {
+            (0, l) => l,
+            (t, Some(l)) => Some(t.min(l)),
+            (t, None) => Some(t),
+        };
+        let lines = self.commands(side, left);
+        let brain = match seat.brain(s.show_stderr) {
+            Ok(b) => b,
+            Err(e) => return Outcome::Fault(Fault::CannotStart, e),
+        };
+        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms));
+        match self.answered_point(s, side, answer, elapsed_us, budget) {
+            Ok(p) => self.play(s, side, p, elapsed_us / 1000),
+            Err((fault, detail)) => Outcome::Fault(fault, detail),
+        }
+    }
+
+    /// What the side to move is sent: its time left, then the opponent's last move, or the whole
+    /// position the first time it is asked.
+    fn commands(&mut self, side: Color, left: Option<u64>) -> Vec<String> {
+        let mut lines = vec![];
+        if let Some(l) = left {
+            lines.push(format!("INFO time_left {l}"));
+        }
+        if self.told_position[side.index()] {
+            let last = self.board.last_move().expect("the opponent has moved");
+            lines.push(format!("TURN {last}"));
+        } else if self.board.stone_count() == 0 {
+            lines.push("BEGIN".into());
+        } else {
+            lines.extend(board_lines(&self.board, side));
+        }
+        self.told_position[side.index()] = true;
+        lines
+    }
+
+    /// The empty point an answer names, in time, with its time counted; `Err` is the fault.
+    fn answered_point(
+        &mut self,
+        s: &GameSettings,
+        side: Color,
+        answer: Received,
+        elapsed_us: u64,
+        budget: Option<u64>,
+    ) -> Result<Pos, (Fault, String)> {
+        let elapsed = elapsed_us / 1000;
+        let line = match answer {
+            Received::Line(line) => line,
+            Received::Timeout => return Err((Fault::Timeout, format!("nothing after {elapsed} ms"))),
+            Received::Closed => return Err((Fault::Crash, String::new())),
+            Received::Flood => return Err((Fault::Malformed, "a flood of lines and no move".into())),
+        };
+        let (x, y) =
+            parse_move(line.trim_end()).ok_or_else(|| (Fault::Malformed, format!("'{}'", clip(&line))))?;
+        if budget.is_some_and(|b| elapsed > b + s.tolerance_ms) {
+            return Err((Fault::Timeout, format!("{elapsed} ms")));
+        }
+        self.times[side.index()].push(AnswerTime { elapsed_us, budget_ms: budget });
+        self.used_ms[side.index()] += elapsed;
+        match self.board.pos(x, y) {
+            None => Err((Fault::OffBoard, format!("{x},{y}"))),
+            Some(p) if !self.board.is_empty(p) => Err((Fault::Occupied, p.to_string())),
+            Some(p) => Ok(p),
+        }
+    }
+
+    /// Records the move and plays it, unless it ends the game.
+    fn play(&mut self, s: &GameSettings, side: Color, p: Pos, elapsed_ms: u64) -> Outcome {
+        self.record.moves.push((p, elapsed_ms));
+        match s.rules.verdict(&self.board, p) {
+            Verdict::Foul(kind) => Outcome::Over(Ending::Foul(kind), Some(side.opp())),
+            Verdict::Illegal(why) => Outcome::Over(Ending::Illegal(why), Some(side.opp())),
+            Verdict::Win if s.rules.makes_win(&self.board, p, side) => {
+                Outcome::Over(Ending::Five, Some(side))
+            }
+            Verdict::Win => Outcome::Over(Ending::Captures, Some(side)),
+            Verdict::Continue => {
+                self.board.play_unchecked(p);
+                Outcome::Continue
+            }
+        }
+    }
+}
+
+/// The whole position for `side` as BOARD … DONE, Pente's captures first (a BOARD cannot show them:
+/// ours, then the opponent's).
+fn board_lines(board: &Board, side: Color) -> Vec<String> {
+    let mut lines = vec![];
+    if board.capture_rule().is_some() {
+        lines.push(format!("INFO captures {},{}", board.captured(side), board.captured(side.opp())));
+    }
+    lines.push("BOARD".into());
+    // The stones on the board in the order they came (after captures a point may have been played
+    // twice, or be empty again).
+    let mut told: Vec<(Pos, Color)> = vec![];
+    for &p in board.history().iter().rev() {
+        if let Cell::Stone(c) = board.get(p)
+            && !told.iter().any(|&(q, _)| q == p)
+        {
+            told.push((p, c));
+        }
+    }
+    lines.extend(told.iter().rev().map(|&(p, c)| format!("{},{}", p, if c == side { 1 } else { 2 })));
+    lines.push("DONE".into());
+    lines
+}
+
+/// Sends `lines` and waits for the answer until `limit_ms` after the first went (a day when `None`);
+/// the answer and the µs it took.
+fn ask(brain: &mut Brain, lines: &[String], limit_ms: Option<u64>) -> (Received, u64) {
+    let started = Instant::now();
+    let sent = lines.iter().try_for_each(|l| brain.send(l));
+    let deadline = started + Duration::from_millis(limit_ms.unwrap_or(24 * 3600 * 1000));
+    let mut skipped = vec![];
+    let answer = match sent {
+        Ok(()) => brain.recv_answer(deadline, &mut skipped),
+        Err(_) => Received::Closed,
+    };
+    (answer, started.elapsed().as_micros() as u64)
 }

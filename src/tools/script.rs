@@ -251,6 +251,14 @@ pub enum Failure {
     NotRun,
 }
 
+impl Failure {
+    /// The failures after which the engine is lost ([`Session::lost`]): an answer missing, or the
+    /// input gone.
+    fn loses_engine(self) -> bool {
+        matches!(self, Failure::NoAnswer | Failure::Closed | Failure::Flood | Failure::CannotWrite)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Report {
     pub name: String,
@@ -522,52 +530,73 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
         return report;
     }
     let command: Vec<String> = engine.iter().chain(&script.args).cloned().collect();
-    let mut brain = match Brain::spawn(&command, Stdio::null()) {
-        Ok(b) => b,
+    let mut session = match Brain::spawn(&command, Stdio::null()) {
+        Ok(brain) => Session::new(brain),
         Err(e) => {
             report.error = Some(format!("cannot start '{}': {e}", command.join(" ")));
             return report;
         }
     };
-    let mut tracker = Tracker::default();
-    let mut limit = Duration::from_millis(DEFAULT_LIMIT_MS);
-    let mut last_send = Instant::now();
-    let mut last_sent: Option<String> = None;
-    // Once an answer is missing (late, output closed, a flood) or the input is gone, the script and the
-    // engine no longer agree on what answers what, and a hung engine would make every later check wait
-    // out its limit: the rest of the script is not run, and its checks fail at once.
-    let mut lost: Option<usize> = None;
     for (line_no, step) in &script.steps {
-        if let Some(at) = lost {
-            report.steps.push(StepReport {
-                line: *line_no,
-                step: describe(step),
-                passed: !step.is_check(),
-                failure: step.is_check().then_some(Failure::NotRun),
-                ran: false,
-                detail: format!("not run: the engine was lost at line {at}"),
-                skipped: vec![],
-                after: None,
-            });
-            continue;
+        let done = match session.lost {
+            Some(at) => not_run(*line_no, step, at),
+            None => session.step(*line_no, step),
+        };
+        report.steps.push(done);
+    }
+    session.end();
+    report
+}
+
+/// A step after the engine was lost: not run, and failed if it is a check.
+fn not_run(line: usize, step: &Step, lost_at: usize) -> StepReport {
+    StepReport {
+        line,
+        step: describe(step),
+        passed: !step.is_check(),
+        failure: step.is_check().then_some(Failure::NotRun),
+        ran: false,
+        detail: format!("not run: the engine was lost at line {lost_at}"),
+        skipped: vec![],
+        after: None,
+    }
+}
+
+/// A script in progress: the engine and what the steps before have left for the next.
+struct Session {
+    brain: Brain,
+    tracker: Tracker,
+    /// How long an answer may take after the last line sent (`limit`).
+    limit: Duration,
+    last_send: Instant,
+    /// What the last send step sent, for the report of the answers to it.
+    last_sent: Option<String>,
+    /// Once an answer is missing (late, output closed, a flood) or the input is gone, the script and
+    /// the engine no longer agree on what answers what, and a hung engine would make every later check
+    /// wait out its limit: the rest of the script is not run, and its checks fail at once. The line
+    /// where that happened.
+    lost: Option<usize>,
+}
+
+impl Session {
+    fn new(brain: Brain) -> Session {
+        Session {
+            brain,
+            tracker: Tracker::default(),
+            limit: Duration::from_millis(DEFAULT_LIMIT_MS),
+            last_send: Instant::now(),
+            last_sent: None,
+            lost: None,
         }
+    }
+
+    /// Runs one step and reports it.
+    fn step(&mut self, line: usize, step: &Step) -> StepReport {
         let mut skipped = vec![];
-        let mut fatal = false;
         let (failure, detail) = match step {
-            Step::SendLine(bytes) | Step::SendRaw(bytes) => {
-                last_sent = Some(describe(step));
-                tracker.sent(bytes);
-                last_send = Instant::now();
-                match brain.send_raw(bytes) {
-                    Ok(()) => (None, String::new()),
-                    Err(e) => {
-                        fatal = true;
-                        (Some(Failure::CannotWrite), format!("cannot write: {e}"))
-                    }
-                }
-            }
+            Step::SendLine(bytes) | Step::SendRaw(bytes) => self.send(step, bytes),
             Step::Limit(ms) => {
-                limit = Duration::from_millis(*ms);
+                self.limit = Duration::from_millis(*ms);
                 (None, String::new())
             }
             Step::Pause(ms) => {
@@ -575,59 +604,24 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
                 (None, String::new())
             }
             Step::Close => {
-                brain.close_stdin();
+                self.brain.close_stdin();
                 (None, String::new())
             }
-            Step::Exit(ms) => match brain.wait_exit(Instant::now() + Duration::from_millis(*ms)) {
-                Some(status) => (None, format!("exited ({status})")),
-                None => (Some(Failure::StillRunning), format!("still running after {ms} ms")),
-            },
-            Step::Silent(ms) => {
-                match brain.recv_answer(Instant::now() + Duration::from_millis(*ms), &mut skipped) {
-                    Received::Line(l) => {
-                        tracker.maybe_move(&l);
-                        (Some(Failure::NotSilent), format!("got '{l}'"))
-                    }
-                    Received::Timeout => (None, "no answer".into()),
-                    Received::Closed => (None, "no answer (output closed)".into()),
-                    Received::Flood => {
-                        fatal = true;
-                        (Some(Failure::Flood), "flood of skipped lines".into())
-                    }
-                }
-            }
+            Step::Exit(ms) => self.exit(*ms),
+            Step::Silent(ms) => self.silent(*ms, &mut skipped),
             Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) => {
-                match brain.recv_answer(last_send + limit, &mut skipped) {
-                    Received::Line(l) => {
-                        let ms = last_send.elapsed().as_millis();
-                        match check_answer(step, &l, &mut tracker) {
-                            Ok(()) => (None, format!("got '{l}' after {ms} ms")),
-                            Err((failure, why)) => (Some(failure), why),
-                        }
-                    }
-                    other => {
-                        fatal = true;
-                        let (failure, why) = match other {
-                            Received::Timeout => {
-                                (Failure::NoAnswer, format!("no answer within {} ms", limit.as_millis()))
-                            }
-                            Received::Flood => (Failure::Flood, "flood of skipped lines".into()),
-                            _ => (Failure::Closed, "the engine closed its output (exited?)".into()),
-                        };
-                        (Some(failure), why)
-                    }
-                }
+                self.answer(step, &mut skipped)
             }
         };
-        if fatal {
-            lost = Some(*line_no);
+        if failure.is_some_and(Failure::loses_engine) {
+            self.lost = Some(line);
         }
         let after =
             matches!(step, Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) | Step::Silent(_))
-                .then(|| last_sent.clone())
+                .then(|| self.last_sent.clone())
                 .flatten();
-        report.steps.push(StepReport {
-            line: *line_no,
+        StepReport {
+            line,
             step: describe(step),
             passed: failure.is_none(),
             failure,
@@ -635,16 +629,66 @@ pub fn run(script: &Script, engine: &[String]) -> Report {
             detail,
             skipped,
             after,
-        });
+        }
     }
-    // A moment to exit by itself after its input closes (not for a lost engine, which has had its
-    // chance), then the whole process group goes.
-    if lost.is_none() {
-        brain.close_stdin();
-        let _ = brain.wait_exit(Instant::now() + Duration::from_millis(500));
+
+    fn send(&mut self, step: &Step, bytes: &[u8]) -> (Option<Failure>, String) {
+        self.last_sent = Some(describe(step));
+        self.tracker.sent(bytes);
+        self.last_send = Instant::now();
+        match self.brain.send_raw(bytes) {
+            Ok(()) => (None, String::new()),
+            Err(e) => (Some(Failure::CannotWrite), format!("cannot write: {e}")),
+        }
     }
-    brain.kill();
-    report
+
+    fn exit(&mut self, ms: u64) -> (Option<Failure>, String) {
+        match self.brain.wait_exit(Instant::now() + Duration::from_millis(ms)) {
+            Some(status) => (None, format!("exited ({status})")),
+            None => (Some(Failure::StillRunning), format!("still running after {ms} ms")),
+        }
+    }
+
+    fn silent(&mut self, ms: u64, skipped: &mut Vec<String>) -> (Option<Failure>, String) {
+        match self.brain.recv_answer(Instant::now() + Duration::from_millis(ms), skipped) {
+            Received::Line(l) => {
+                self.tracker.maybe_move(&l);
+                (Some(Failure::NotSilent), format!("got '{l}'"))
+            }
+            Received::Timeout => (None, "no answer".into()),
+            Received::Closed => (None, "no answer (output closed)".into()),
+            Received::Flood => (Some(Failure::Flood), "flood of skipped lines".into()),
+        }
+    }
+
+    /// An answer step: the next answer, within the limit of the last send, checked.
+    fn answer(&mut self, step: &Step, skipped: &mut Vec<String>) -> (Option<Failure>, String) {
+        let line = match self.brain.recv_answer(self.last_send + self.limit, skipped) {
+            Received::Line(l) => l,
+            Received::Timeout => {
+                return (Some(Failure::NoAnswer), format!("no answer within {} ms", self.limit.as_millis()));
+            }
+            Received::Flood => return (Some(Failure::Flood), "flood of skipped lines".into()),
+            Received::Closed => {
+                return (Some(Failure::Closed), "the engine closed its output (exited?)".into());
+            }
+        };
+        let ms = self.last_send.elapsed().as_millis();
+        match check_answer(step, &line, &mut self.tracker) {
+            Ok(()) => (None, format!("got '{line}' after {ms} ms")),
+            Err((failure, why)) => (Some(failure), why),
+        }
+    }
+
+    /// A moment to exit by itself after its input closes (not for a lost engine, which has had its
+    /// chance), then the whole process group goes.
+    fn end(mut self) {
+        if self.lost.is_none() {
+            self.brain.close_stdin();
+            let _ = self.brain.wait_exit(Instant::now() + Duration::from_millis(500));
+        }
+        self.brain.kill();
+    }
 }
 
 /// Checks one answer line against an answer step, and keeps the tracked board in step with it.

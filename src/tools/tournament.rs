@@ -20,7 +20,7 @@ use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Barrier, Mutex};
+use std::sync::{Barrier, Mutex, MutexGuard};
 use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
@@ -246,12 +246,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     }
     let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
-    let n = cfg.engines.len();
-    let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
-        (1..n).map(|j| (0, j)).collect()
-    } else {
-        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
-    };
+    let pairs = pairings(cfg.engines.len(), cfg.gauntlet);
     let order: Vec<usize> = match cfg.shuffle_seed {
         Some(seed) => shuffled(placed.len(), seed),
         None => (0..placed.len()).collect(),
@@ -260,83 +255,138 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let scheduled = jobs.len();
     // More workers than games would only start engines that never play.
     let workers = cfg.concurrency.clamp(1, scheduled.max(1));
-    let summary = Mutex::new(Summary {
+    let summary = Summary {
         names: names.clone(),
         pairs: pairs.iter().map(|&(a, b)| PairResult { a, b, ..Default::default() }).collect(),
-        times: vec![TimeStats::default(); n],
+        times: vec![TimeStats::default(); cfg.engines.len()],
         scheduled,
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
         fresh: cfg.fresh.as_ref().map(|(count, g)| (*count, g.seed)),
         ..Default::default()
-    });
-    let queue = Mutex::new(jobs);
-    let stop = AtomicBool::new(false);
-    let start_error: Mutex<Option<MatchError>> = Mutex::new(None);
-    let started = Barrier::new(workers);
-    let began = Instant::now();
+    };
+    let running = Match {
+        cfg,
+        names,
+        placed,
+        recorder,
+        queue: Mutex::new(jobs),
+        summary: Mutex::new(summary),
+        stop: AtomicBool::new(false),
+        start_error: Mutex::new(None),
+        started: Barrier::new(workers),
+        began: Instant::now(),
+    };
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| {
-                let mut seats: Vec<Seat> = cfg
-                    .engines
-                    .iter()
-                    .zip(&names)
-                    .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
-                    .collect();
-                // Every worker starts its engines and has their START answered before any game, so
-                // an engine that cannot play stops the match before a game is scored.
-                for seat in &mut seats {
-                    if let Err((fault, detail)) = seat.start(&cfg.game) {
-                        let mut first = start_error.lock().unwrap_or_else(|e| e.into_inner());
-                        first.get_or_insert(MatchError::EngineStart {
-                            engine: seat.name.clone(),
-                            fault,
-                            detail,
-                        });
-                        break;
-                    }
-                }
-                started.wait();
-                let failed = start_error.lock().unwrap_or_else(|e| e.into_inner()).is_some();
-                while !failed && !stop.load(Ordering::Relaxed) {
-                    let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
-                        break;
-                    };
-                    let opening = job.opening.map_or(&[][..], |i| &placed[i].1[..]);
-                    let result = {
-                        let (b, w) = two_mut(&mut seats, job.black, job.white);
-                        play_game(&cfg.game, opening, [b, w])
-                    };
-                    let written = recorder.write(job.number, &result.record);
-                    let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
-                    tally(&mut s, &job, job.opening.map(|i| placed[i].0), &result);
-                    if let Some(sprt) = cfg.sprt
-                        && sprt_decides(&mut s, sprt)
-                    {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    if let Err(e) = written {
-                        // The rest of the match would go unrecorded: stop, and keep the results.
-                        stop.store(true, Ordering::Relaxed);
-                        s.output_error.get_or_insert(e);
-                    }
-                    if cfg.progress {
-                        let line = progress_line(&s, &job, &result, began);
-                        let _ = writeln!(std::io::stderr(), "{line}");
-                    }
-                }
-                for seat in &mut seats {
-                    seat.close();
-                }
-            });
+            scope.spawn(|| running.work());
         }
     });
-    if let Some(e) = start_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
+    running.finish()
+}
+
+/// Every pair of the `n` engines, or the first against each other one in a gauntlet.
+fn pairings(n: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
     }
-    let mut s = summary.into_inner().unwrap_or_else(|e| e.into_inner());
-    s.seconds = began.elapsed().as_secs_f64();
-    Ok(s)
+}
+
+/// A match being played: what its workers read, and what they share.
+struct Match<'a> {
+    cfg: &'a MatchConfig,
+    names: Vec<String>,
+    placed: Vec<(usize, Vec<Pos>)>,
+    recorder: Recorder,
+    queue: Mutex<VecDeque<Job>>,
+    summary: Mutex<Summary>,
+    /// Set when the SPRT decides or a record cannot be written: no worker takes another game.
+    stop: AtomicBool,
+    /// The first engine that could not start: no game is played.
+    start_error: Mutex<Option<MatchError>>,
+    /// Every worker's engines started before any game.
+    started: Barrier,
+    began: Instant,
+}
+
+impl Match<'_> {
+    /// One worker: its own brain processes, then games from the queue until it is empty or the match
+    /// stops.
+    fn work(&self) {
+        let mut seats: Vec<Seat> = self
+            .cfg
+            .engines
+            .iter()
+            .zip(&self.names)
+            .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
+            .collect();
+        self.start(&mut seats);
+        self.started.wait();
+        let failed = lock(&self.start_error).is_some();
+        while !failed && !self.stop.load(Ordering::Relaxed) {
+            let Some(job) = lock(&self.queue).pop_front() else {
+                break;
+            };
+            self.play(&mut seats, &job);
+        }
+        for seat in &mut seats {
+            seat.close();
+        }
+    }
+
+    /// Every worker starts its engines and has their START answered before any game, so an engine
+    /// that cannot play stops the match before a game is scored.
+    fn start(&self, seats: &mut [Seat]) {
+        for seat in seats {
+            if let Err((fault, detail)) = seat.start(&self.cfg.game) {
+                let mut first = lock(&self.start_error);
+                first.get_or_insert(MatchError::EngineStart { engine: seat.name.clone(), fault, detail });
+                break;
+            }
+        }
+    }
+
+    /// Plays one game, records it and scores it.
+    fn play(&self, seats: &mut [Seat], job: &Job) {
+        let opening = job.opening.map_or(&[][..], |i| &self.placed[i].1[..]);
+        let result = {
+            let (b, w) = two_mut(seats, job.black, job.white);
+            play_game(&self.cfg.game, opening, [b, w])
+        };
+        let written = self.recorder.write(job.number, &result.record);
+        let mut s = lock(&self.summary);
+        tally(&mut s, job, job.opening.map(|i| self.placed[i].0), &result);
+        if let Some(sprt) = self.cfg.sprt
+            && sprt_decides(&mut s, sprt)
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        if let Err(e) = written {
+            // The rest of the match would go unrecorded: stop, and keep the results.
+            self.stop.store(true, Ordering::Relaxed);
+            s.output_error.get_or_insert(e);
+        }
+        if self.cfg.progress {
+            let line = progress_line(&s, job, &result, self.began);
+            let _ = writeln!(std::io::stderr(), "{line}");
+        }
+    }
+
+    /// The summary once every worker is done, or why no game was played.
+    fn finish(self) -> Result<Summary, MatchError> {
+        if let Some(e) = self.start_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        let mut s = self.summary.into_inner().unwrap_or_else(|e| e.into_inner());
+        s.seconds = self.began.elapsed().as_secs_f64();
+        Ok(s)
+    }
+}
+
+/// A lock, even if a worker panicked while holding it: the others finish the match.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The match's games in the order they are played: the pairings interleaved, so that partial results
