@@ -186,17 +186,7 @@ impl Rules {
     /// ```
     pub fn opening_error(&self, board: &Board, p: Pos) -> Option<&'static str> {
         let Variant::Pente { g, .. } = self.variant else { return None };
-        let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
-        let (dx, dy) = ((p.x as i32 - cx).abs(), (p.y as i32 - cy).abs());
-        let far = dx.max(dy);
-        match board.placed() {
-            0 if far != 0 => Some("the first stone must go on the centre"),
-            2 if far < 3 => Some("the first player's second stone must be 3 or more points from the centre"),
-            2 if g && dx.min(dy) == 0 && far <= 4 => {
-                Some("G-Pente: the first player's second stone may not be on the centre's lines within 4")
-            }
-            _ => None,
-        }
+        tournament_opening(board, p, g).map(OpeningError::reason)
     }
 
     /// The bitmask this rule set answers to (the inverse of [`Rules::from_mask`]).
@@ -366,6 +356,45 @@ impl fmt::Display for Rules {
             Variant::Pente { keryo: true, .. } => "keryo-pente".to_string(),
         };
         write!(f, "{name}{}", if self.continuous { ", continuous" } else { "" })
+    }
+}
+
+/// Why the tournament opening rule refuses a stone (see [`Rules::opening_error`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The first stone goes on the centre.
+    NotOnCentre,
+    /// The first player's second stone goes 3 or more points from the centre.
+    TooNearCentre,
+    /// G-Pente: nor on the centre's row or column within 4.
+    OnCentreLine,
+}
+
+impl OpeningError {
+    pub fn reason(self) -> &'static str {
+        match self {
+            OpeningError::NotOnCentre => "the first stone must go on the centre",
+            OpeningError::TooNearCentre => {
+                "the first player's second stone must be 3 or more points from the centre"
+            }
+            OpeningError::OnCentreLine => {
+                "G-Pente: the first player's second stone may not be on the centre's lines within 4"
+            }
+        }
+    }
+}
+
+/// The tournament opening rule, which Pente always keeps and `play --tournament-rule` adds to the
+/// gomoku rules (`g`: G-Pente's stricter form): why `p` may not be the next stone, if it may not.
+pub fn tournament_opening(board: &Board, p: Pos, g: bool) -> Option<OpeningError> {
+    let (cx, cy) = (board.width() as i32 / 2, board.height() as i32 / 2);
+    let (dx, dy) = ((p.x as i32 - cx).abs(), (p.y as i32 - cy).abs());
+    let far = dx.max(dy);
+    match board.placed() {
+        0 if far != 0 => Some(OpeningError::NotOnCentre),
+        2 if far < 3 => Some(OpeningError::TooNearCentre),
+        2 if g && dx.min(dy) == 0 && far <= 4 => Some(OpeningError::OnCentreLine),
+        _ => None,
     }
 }
 

@@ -17,7 +17,7 @@ use anyhow::{Result, bail};
 
 use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
-use crate::game::rules::{Rules, Variant, Verdict};
+use crate::game::rules::{OpeningError, Rules, Variant, Verdict, tournament_opening};
 use crate::tools::random::{Rng, clock_seed};
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
@@ -188,18 +188,20 @@ fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     if !cfg.opening_rule() {
         return rule_refusal(rules, board, p);
     }
-    // Checked here as well as by the Pente rules, so that the refusal names the centre.
+    // The refusal names the centre, for the person at the board.
     let centre = Pos::new(board.width() / 2, board.height() / 2);
-    if board.placed() == 0 && p != centre {
-        return Some(format!(
-            "The first stone must go on the centre, {}.",
-            cell_name(centre, board.height())
-        ));
-    }
-    let far = (p.x as i32 - centre.x as i32).abs().max((p.y as i32 - centre.y as i32).abs());
-    if board.placed() == 2 && far < 3 {
+    match tournament_opening(board, p, false) {
+        Some(OpeningError::NotOnCentre) => {
+            return Some(format!(
+                "The first stone must go on the centre, {}.",
+                cell_name(centre, board.height())
+            ));
+        }
         // Only the first player's second stone comes third, and only the person reads the refusal.
-        return Some("Not allowed: your second stone must be 3 or more points from the centre.".into());
+        Some(OpeningError::TooNearCentre) => {
+            return Some("Not allowed: your second stone must be 3 or more points from the centre.".into());
+        }
+        _ => {}
     }
     rule_refusal(rules, board, p)
 }
