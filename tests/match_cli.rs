@@ -84,44 +84,50 @@ fn a_match_one_engine_wins_every_game_of_stops_with_h1() {
     assert!(llr(&out).is_some_and(|v| v >= (0.95f64 / 0.05).ln()), "{out:?}");
 }
 
-#[test]
-fn an_sgf_path_in_a_missing_directory_fails_before_any_engine_starts() {
-    let dir = scratch("sgf-missing-dir");
+/// A match whose `extra` options name a path it cannot use (`path` builds it inside a scratch
+/// directory) fails before any engine starts; `quiet_stdout`: nothing is printed on stdout either.
+fn assert_fails_before_any_engine(
+    name: &str,
+    path: impl Fn(&Path) -> PathBuf,
+    flag: &str,
+    quiet_stdout: bool,
+) {
+    let dir = scratch(name);
     let marker = dir.join("started");
-    let sgf = dir.join("no/such/dir/games.sgf");
+    let target = path(&dir);
     let e = marking_engine(&marker);
-    let out = run_match(&["--engine", &e, "--engine", &e, "--games", "2", "--sgf", sgf.to_str().unwrap()]);
+    let mut args = vec!["--engine", &e, "--engine", &e];
+    if flag != "--openings" {
+        args.extend(["--games", "2"]);
+    }
+    args.extend([flag, target.to_str().unwrap()]);
+    let out = run_match(&args);
     assert!(!out.status.success(), "{out:?}");
-    assert!(out.stdout.is_empty(), "{out:?}");
+    if quiet_stdout {
+        assert!(out.stdout.is_empty(), "{out:?}");
+    }
     assert!(!marker.exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_sgf_path_in_a_missing_directory_fails_before_any_engine_starts() {
+    assert_fails_before_any_engine("sgf-missing-dir", |d| d.join("no/such/dir/games.sgf"), "--sgf", true);
 }
 
 #[test]
 fn a_psq_directory_that_cannot_be_made_fails_before_any_engine_starts() {
-    let dir = scratch("psq-under-file");
-    let marker = dir.join("started");
-    let file = dir.join("a-file");
-    std::fs::write(&file, "").unwrap();
-    let psq = file.join("games");
-    let e = marking_engine(&marker);
-    let out = run_match(&["--engine", &e, "--engine", &e, "--games", "2", "--psq", psq.to_str().unwrap()]);
-    assert!(!out.status.success(), "{out:?}");
-    assert!(out.stdout.is_empty(), "{out:?}");
-    assert!(!marker.exists());
-    let _ = std::fs::remove_dir_all(&dir);
+    let under_a_file = |d: &Path| {
+        let file = d.join("a-file");
+        std::fs::write(&file, "").unwrap();
+        file.join("games")
+    };
+    assert_fails_before_any_engine("psq-under-file", under_a_file, "--psq", true);
 }
 
 #[test]
 fn a_missing_openings_file_fails_before_any_engine_starts() {
-    let dir = scratch("openings-missing");
-    let marker = dir.join("started");
-    let openings = dir.join("absent.txt");
-    let e = marking_engine(&marker);
-    let out = run_match(&["--engine", &e, "--engine", &e, "--openings", openings.to_str().unwrap()]);
-    assert!(!out.status.success(), "{out:?}");
-    assert!(!marker.exists());
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_fails_before_any_engine("openings-missing", |d| d.join("absent.txt"), "--openings", false);
 }
 
 #[test]
