@@ -67,6 +67,9 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["bench", "1", "2"]);
     assert_usage_error(&["bench", "zero"]);
     assert_usage_error(&["bench", "0"]);
+    assert_usage_error(&["bench", "--threads", "0"]);
+    assert_usage_error(&["bench", "--positions", "no/such/file.txt"]);
+    assert_usage_error(&["bench", "--rule", "64"]);
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--variant", "gomoku-ish"]);
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "0"]);
     assert_usage_error(&["match", "--engine", "a"]);
@@ -90,4 +93,28 @@ fn play_and_match_name_the_same_games() {
         assert!(match_help.contains(name), "match --help lacks {name}");
         assert!(err.contains(name), "play's error does not list {name}: {err}");
     }
+}
+
+/// `bench --positions`: time to depth on a file of positions, with any number of threads; a line
+/// that is not a game names its line number.
+#[test]
+fn bench_searches_a_file_of_positions() {
+    let dir = std::env::temp_dir().join(format!("qx-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "# two positions\nh8i9j10\n\nh8h9i8i9\n").unwrap();
+    for threads in ["1", "2"] {
+        let o = run(&["bench", "3", "--threads", threads, "--positions", good.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "one line a position and the total: {out}");
+        assert!(lines[0].starts_with("rule 0 15x15 h8i9j10: best "), "{out}");
+        assert!(lines[2].starts_with("nodes "), "{out}");
+    }
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "h8i9\nh8h8\n").unwrap();
+    let o = run(&["bench", "--positions", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
 }

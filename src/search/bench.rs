@@ -4,6 +4,9 @@
 //!
 //! The positions are Rapfi's benchmark openings (rules.md §3.3), plus renju and caro ones on 20x20 and a
 //! caro one on 15x15, so every rule is searched on both sizes.
+//!
+//! `bench` also takes other positions and threads (`Bench`): then it measures time to depth, and with
+//! more than one thread its node count is no longer deterministic.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -39,7 +42,7 @@ pub const POSITIONS: &[(i64, i64, &str)] = &[
 pub struct BenchPosition {
     pub rule: i64,
     pub size: i64,
-    pub moves: &'static str,
+    pub moves: String,
     pub best: Option<Pos>,
     pub score: i32,
     pub nodes: u64,
@@ -60,7 +63,7 @@ impl BenchReport {
     }
 }
 
-/// One line a position, then `nodes N nps M`.
+/// One line a position, then `nodes N nps M time T ms`.
 impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for p in &self.positions {
@@ -77,27 +80,58 @@ impl fmt::Display for BenchReport {
                 p.seconds * 1000.0
             )?;
         }
-        writeln!(f, "nodes {} nps {:.0}", self.nodes, self.nodes_per_second())
+        writeln!(
+            f,
+            "nodes {} nps {:.0} time {:.0} ms",
+            self.nodes,
+            self.nodes_per_second(),
+            self.seconds * 1000.0
+        )
+    }
+}
+
+/// What to search: positions (rule mask, board size, moves in pos notation), a depth and threads.
+#[derive(Clone, Debug)]
+pub struct Bench {
+    pub positions: Vec<(i64, i64, String)>,
+    pub depth: i32,
+    pub threads: usize,
+}
+
+impl Bench {
+    /// The signature run: the fixed positions to `depth` plies on one thread.
+    pub fn standard(depth: i32) -> Bench {
+        let positions = POSITIONS.iter().map(|&(r, s, m)| (r, s, m.to_string())).collect();
+        Bench { positions, depth, threads: 1 }
     }
 }
 
 /// Runs the bench to `depth` plies.
 pub fn run(depth: i32) -> BenchReport {
+    run_bench(&Bench::standard(depth))
+}
+
+/// Runs `bench`: each position in a fresh 16 MB table (the table a match's 64 MB `max_memory` gives).
+pub fn run_bench(bench: &Bench) -> BenchReport {
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
     let mut positions = vec![];
     let started = Instant::now();
-    for &(rule, size, moves) in POSITIONS {
-        let rules = Rules::from_mask(rule, 5).0;
+    for (rule, size, moves) in &bench.positions {
+        let rules = Rules::from_mask(*rule, 5).0;
         let Some(pats) = player.patterns(&rules) else { continue };
         let tt = Tt::new(16 << 20);
-        let Ok(board) = Board::from_moves(size, size, moves) else { continue };
+        let Ok(board) = Board::from_moves(*size, *size, moves) else { continue };
         let t = Instant::now();
-        let o = search::run(&board, &search::Setup::fixed_depth(&pats, &tt, depth, &stop));
+        let setup = search::Setup {
+            threads: bench.threads.max(1),
+            ..search::Setup::fixed_depth(&pats, &tt, bench.depth, &stop)
+        };
+        let o = search::run(&board, &setup);
         positions.push(BenchPosition {
-            rule,
-            size,
-            moves,
+            rule: *rule,
+            size: *size,
+            moves: moves.clone(),
             best: o.mv,
             score: o.score,
             nodes: o.nodes,

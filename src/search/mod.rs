@@ -5,8 +5,8 @@
 //! 1. Forced answers at once: our five, the block of the opponent's only five, a single legal move.
 //! 2. VCF for us (a proven win is played at once), then VCT within a share of the time.
 //! 3. Iterative deepening: each depth searches all root moves with PVS (late quiet ones reduced first);
-//!    helper threads search the same tree (odd ones a ply deeper) and share what they learn through
-//!    the table. Every thread publishes the deepest iteration it completes; the others abandon that
+//!    helper threads search the same tree, put off the moves another thread is searching, and share
+//!    what they learn through the table. Every thread publishes the deepest iteration it completes; the others abandon that
 //!    depth and go on past it, and the deepest result of any thread is the one played.
 //! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
 //!    A win the search finds (as opposed to a solver's proof) ends the deepening early only once three
@@ -23,6 +23,7 @@
 //! Scores are from the side to move's view; a win in n plies is `WIN - n`.
 
 pub mod bench;
+mod busy;
 mod movepick;
 mod node;
 mod params;
@@ -31,6 +32,7 @@ mod root;
 mod threads;
 pub mod tt;
 
+use busy::Busy;
 use params::*;
 pub use threads::{Outcome, Setup, run};
 
@@ -75,6 +77,8 @@ pub struct Worker<'a> {
     /// With helper threads: the deepest iteration any thread has completed. An iteration that one
     /// has overtaken is abandoned (its work is in the table; its result would come too late).
     completed: Option<&'a AtomicI32>,
+    /// With helper threads: the moves the threads are searching, so that each puts off the others'.
+    busy: Option<&'a Busy>,
     /// The depth of the root iteration under way.
     iteration: i32,
     /// By ply, what the line under way keeps (see `Stack`).
@@ -120,6 +124,7 @@ impl<'a> Worker<'a> {
             beaten: -INF,
             first_score: None,
             completed: None,
+            busy: None,
             iteration: 0,
             stack: [Stack::default(); MAX_PLY + 2],
         }

@@ -270,9 +270,26 @@ impl<'a> Worker<'a> {
         }
         let mut rechecked = false;
         let mut k = 0;
+        let busy = self.busy.filter(|_| node.depth >= BUSY_DEPTH);
+        let key = if busy.is_some() { self.pos.hash() } else { 0 };
+        let mut deferred: Vec<usize> = vec![];
         while k < end {
-            let m = moves[k];
+            let mut m = moves[k];
+            if let Some(b) = busy
+                && first + k > 0
+            {
+                // Another thread is searching this move: search the rest first, this one at the end.
+                while k + 1 < end && b.is_busy(key, m) && !deferred.contains(&m) {
+                    deferred.push(m);
+                    moves[k..end].rotate_left(1);
+                    m = moves[k];
+                }
+            }
+            let tag = busy.map(|b| b.start(key, m));
             let v = self.child(node, m, first + k, forced && k == 0);
+            if let (Some(b), Some(tag)) = (busy, tag) {
+                b.done(tag);
+            }
             if self.aborted {
                 return Err(0);
             }

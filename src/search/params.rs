@@ -129,3 +129,7 @@ pub(super) fn rapfi_move_count(depth: i32) -> usize {
 pub(super) fn defence_moves(depth: i32) -> usize {
     (rapfi_move_count(depth.max(1)) / 2).max(2)
 }
+
+/// With helper threads, moves another thread is searching are put off from this depth up (see `busy`;
+/// from 2 or 5 the threads reached depth 14-15 later: `bench --threads 2` on middle30.txt).
+pub const BUSY_DEPTH: i32 = 3;

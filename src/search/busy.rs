@@ -1,0 +1,54 @@
+//! The moves other threads are searching right now (Kerrigan's simplified ABDADA): a thread that meets
+//! a move another thread is in the middle of searching puts it off to the end of its list, so that the
+//! threads split a node's moves instead of searching the same ones side by side. The table is a hint
+//! and lossy by design: two (node, move) pairs may share a slot, and a slot marked by one thread may be
+//! cleared by another; a wrong answer only changes the order in which a move is searched.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Slots for the (node, move) pairs under search; a power of two.
+const SLOTS: usize = 1 << 13;
+
+pub struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+impl Default for Busy {
+    fn default() -> Busy {
+        Busy { slots: (0..SLOTS).map(|_| AtomicU64::new(0)).collect() }
+    }
+}
+
+impl Busy {
+    /// The tag of move `mv` at the node of hash `key` (never 0, the empty slot).
+    #[inline]
+    fn tag(key: u64, mv: usize) -> u64 {
+        (key ^ (mv as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
+    }
+
+    #[inline]
+    fn slot(&self, tag: u64) -> &AtomicU64 {
+        &self.slots[(tag >> 40) as usize & (SLOTS - 1)]
+    }
+
+    /// Is another thread searching `mv` at this node?
+    #[inline]
+    pub fn is_busy(&self, key: u64, mv: usize) -> bool {
+        let tag = Busy::tag(key, mv);
+        self.slot(tag).load(Ordering::Relaxed) == tag
+    }
+
+    /// Marks `mv` at this node as under search; returns the tag for `done`.
+    #[inline]
+    pub fn start(&self, key: u64, mv: usize) -> u64 {
+        let tag = Busy::tag(key, mv);
+        self.slot(tag).store(tag, Ordering::Relaxed);
+        tag
+    }
+
+    /// The search of the move marked with `tag` is over.
+    #[inline]
+    pub fn done(&self, tag: u64) {
+        let _ = self.slot(tag).compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
