@@ -52,3 +52,38 @@ impl Busy {
         let _ = self.slot(tag).compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_busy_from_start_to_done_and_only_at_its_node() {
+        let busy = Busy::default();
+        let (node, other_node) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
+        assert!(!busy.is_busy(node, 112));
+        let tag = busy.start(node, 112);
+        assert!(busy.is_busy(node, 112));
+        assert!(!busy.is_busy(node, 113));
+        assert!(!busy.is_busy(other_node, 112));
+        busy.done(tag);
+        assert!(!busy.is_busy(node, 112));
+    }
+
+    #[test]
+    fn done_leaves_a_slot_that_another_move_has_taken_since() {
+        let busy = Busy::default();
+        let first = busy.start(7, 40);
+        // Another pair that lands in the same slot (same high bits of the tag).
+        let (key, mv) = (1..u64::MAX)
+            .map(|k| (k.wrapping_mul(0xD6E8_FEB8_6659_FD93), 41usize))
+            .find(|&(k, m)| {
+                let t = Busy::tag(k, m);
+                t != first && (t >> 40) & (SLOTS as u64 - 1) == (first >> 40) & (SLOTS as u64 - 1)
+            })
+            .expect("a colliding pair");
+        busy.start(key, mv);
+        busy.done(first);
+        assert!(busy.is_busy(key, mv));
+    }
+}
