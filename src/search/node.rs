@@ -285,9 +285,9 @@ impl<'a> Worker<'a> {
                     m = moves[k];
                 }
             }
-            let tag = busy.map(|b| b.start(key, m));
+            let marked = busy.map(|b| (b, b.start(key, m)));
             let v = self.child(node, m, first + k, forced && k == 0);
-            if let (Some(b), Some(tag)) = (busy, tag) {
+            if let Some((b, tag)) = marked {
                 b.done(tag);
             }
             if self.aborted {
