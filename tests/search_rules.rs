@@ -16,11 +16,8 @@ use quincunx::search::SearchPlayer;
 
 fn limits(nodes: u64) -> Limits {
     Limits {
-        budget: Budget { start: Instant::now(), soft: None, hard: None },
-        max_depth: None,
         max_nodes: Some(nodes),
-        threads: 1,
-        memory: 16 << 20,
+        ..Limits::new(Budget { start: Instant::now(), soft: None, hard: None }, 1, 16 << 20)
     }
 }
 

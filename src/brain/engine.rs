@@ -408,15 +408,17 @@ impl Engine {
         let empty = board.empty_count();
         let s = &self.settings;
         let limits = Limits {
-            budget: Budget::new(&s.clock, start, empty),
             max_depth: (s.max_depth > 0).then_some(s.max_depth),
             max_nodes: (s.max_node > 0).then_some(s.max_node),
-            threads: if s.thread_num > 0 {
-                s.thread_num
-            } else {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            },
-            memory: if s.max_memory > 0 { s.max_memory } else { DEFAULT_MEMORY },
+            ..Limits::new(
+                Budget::new(&s.clock, start, empty),
+                if s.thread_num > 0 {
+                    s.thread_num
+                } else {
+                    std::thread::available_parallelism().map_or(1, |n| n.get())
+                },
+                if s.max_memory > 0 { s.max_memory } else { DEFAULT_MEMORY },
+            )
         };
         let rules = self.rules;
         let player = Arc::clone(&self.player);

@@ -6,6 +6,8 @@
 
 pub mod timeman;
 
+use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -16,8 +18,8 @@ use crate::player::timeman::Budget;
 /// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
 
-/// Limits of one thought beyond time.
-#[derive(Clone, Copy, Debug)]
+/// Limits of one thought beyond time, and what else it is asked (Yixin-Board's analysis).
+#[derive(Clone, Debug)]
 pub struct Limits {
     pub budget: Budget,
     pub max_depth: Option<u64>,
@@ -26,6 +28,41 @@ pub struct Limits {
     pub threads: usize,
     /// Bytes the player may use for its tables.
     pub memory: u64,
+    /// Moves the player must not choose (the lines `YXNBEST` has already given); empty in a game.
+    /// When every move it would consider is excluded it answers no move.
+    pub exclude: Vec<Pos>,
+    /// Told how the search goes while it goes; `None` in a game.
+    pub watch: Option<Watch>,
+}
+
+impl Limits {
+    /// A game's limits: the budget, the threads and the memory, nothing excluded, nobody watching.
+    pub fn new(budget: Budget, threads: usize, memory: u64) -> Limits {
+        Limits { budget, max_depth: None, max_nodes: None, threads, memory, exclude: vec![], watch: None }
+    }
+}
+
+/// What a search tells while it thinks, for a person watching (Yixin-Board's realtime display,
+/// `play`'s thinking line). Telling never changes the search: its nodes are the same without it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// A completed iteration (never a partial one).
+    Iteration(Iteration),
+    /// The main thread starts searching a root move in the iteration of `depth`.
+    Searching { depth: i32, mv: Pos },
+    /// It has searched it: `lost` when the move loses by force, `best` when it is the iteration's
+    /// best so far.
+    Searched { depth: i32, mv: Pos, lost: bool, best: bool },
+}
+
+/// Someone told of the [`Progress`] of a thought, on the thinking thread.
+#[derive(Clone)]
+pub struct Watch(pub Arc<dyn Fn(&Progress) + Send + Sync>);
+
+impl fmt::Debug for Watch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Watch")
+    }
 }
 
 /// One iteration of a search's deepening: complete, or cut by the clock (`partial`, which counts only

@@ -47,7 +47,7 @@ use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
 use crate::game::pattern::Patterns;
 use crate::game::rules::{Rules, Variant};
-use crate::player::{Iteration, Limits, Player, Shortcut, Thought};
+use crate::player::{Iteration, Limits, Player, Progress, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
     Four, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points, five_stops,
@@ -81,6 +81,8 @@ pub struct Worker<'a> {
     busy: Option<&'a Busy>,
     /// The depth of the root iteration under way.
     iteration: i32,
+    /// The main thread's watcher, told of each root move (see `Setup::progress`).
+    watch: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// By ply, what the line under way keeps (see `Stack`).
     stack: [Stack; MAX_PLY + 2],
 }
@@ -126,6 +128,7 @@ impl<'a> Worker<'a> {
             completed: None,
             busy: None,
             iteration: 0,
+            watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
         }
     }
@@ -242,7 +245,8 @@ impl Player for SearchPlayer {
             threads: limits.threads,
             stop,
             use_vct: self.vct,
-            progress: None,
+            progress: limits.watch.as_ref().map(|w| &*w.0 as &(dyn Fn(&Progress) + Sync)),
+            exclude: &limits.exclude,
         };
         let out = run(board, &setup);
         Thought {

@@ -103,6 +103,9 @@ impl<'a> Worker<'a> {
             // its choice of fours costs much (closed fours rated 40 lower: 28.7% of 162 games against
             // Rapfi at 300 ms, 30 higher 32.9% of 161, as it is about 40%; docs/strength.md, Ideas tried).
             self.stack[0].was_four = self.pos.class(m, me).is_four();
+            if let Some(tell) = self.watch {
+                tell(&Progress::Searching { depth, mv: self.pos.pos_of(m) });
+            }
             self.pos.play(m);
             let v = if n == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, false)
@@ -129,6 +132,10 @@ impl<'a> Worker<'a> {
             // window a score is only a bound: such a move keeps its place.)
             if n == 0 {
                 self.first_score = Some(v);
+            }
+            if let Some(tell) = self.watch {
+                let (lost, best) = (v <= -WIN_THRESHOLD, n == 0 || v > alpha);
+                tell(&Progress::Searched { depth, mv: self.pos.pos_of(m), lost, best });
             }
             if n == 0 || v > alpha {
                 if n > 0 {

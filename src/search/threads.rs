@@ -35,9 +35,12 @@ pub struct Setup<'a> {
     pub stop: &'a AtomicBool,
     /// Run the VCT solver at the root.
     pub use_vct: bool,
-    /// Told of each iteration as the deepening takes it (depth, best move, score), so that a person
-    /// can watch the search; it only reads, so the search and its node counts are the same with it.
-    pub progress: Option<&'a (dyn Fn(i32, Pos, i32) + Sync)>,
+    /// Told of each iteration as the deepening takes it and of the main thread's root moves, so that
+    /// a person can watch the search; it only reads, so the search and its node counts are the same
+    /// with it.
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// Moves not to choose (see `Limits::exclude`).
+    pub exclude: &'a [Pos],
 }
 
 impl<'a> Setup<'a> {
@@ -53,6 +56,7 @@ impl<'a> Setup<'a> {
             stop,
             use_vct: false,
             progress: None,
+            exclude: &[],
         }
     }
 }
@@ -62,23 +66,32 @@ impl<'a> Setup<'a> {
 pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let started = Instant::now();
     let mut pos = Position::new(board, Arc::clone(&setup.pats));
+    // An answer that names an excluded move is no answer: the search looks among the others.
+    let allowed = |o: &Outcome| o.mv.is_none_or(|m| !setup.exclude.contains(&m));
     // Step 1. Forced answers.
     let caro_stops = match forced_answer(&pos) {
-        Forced::Answer(outcome) => return outcome,
+        Forced::Answer(outcome) if allowed(&outcome) => return outcome,
+        Forced::Answer(_) => None,
         Forced::Search { caro_stops } => caro_stops,
     };
     // Step 2. Threat solvers.
     let nodes = match solve(&mut pos, setup) {
-        Ok(outcome) => return outcome,
+        Ok(outcome) if allowed(&outcome) => return outcome,
+        Ok(outcome) => outcome.nodes,
         Err(nodes) => nodes,
     };
     // Step 3. Iterative deepening, with helpers.
     setup.tt.new_search();
     let shared = Shared::new();
-    let root_moves = root_moves(&pos, setup, &shared, caro_stops);
+    let mut root_moves = root_moves(&pos, setup, &shared, caro_stops);
+    root_moves.retain(|&m| !setup.exclude.contains(&pos.pos_of(m)));
+    if root_moves.is_empty() {
+        return Outcome { mv: None, score: 0, depth: 0, nodes, shortcut: None, iterations: vec![] };
+    }
     // A forced answer is played at once: thinking on about the position after it was no better
-    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced.
-    if root_moves.len() == 1 {
+    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced. (The last move left
+    // by the exclusions is searched: its line needs a score.)
+    if root_moves.len() == 1 && setup.exclude.is_empty() {
         return Outcome {
             mv: Some(pos.pos_of(root_moves[0])),
             score: 0,
@@ -277,6 +290,7 @@ fn deepen(
             scope.spawn(move |_| help(pos, moves, setup, shared));
         }
         let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+        w.watch = setup.progress;
         if setup.threads > 1 {
             w.busy = Some(&shared.busy);
             w.completed = Some(&shared.completed);
@@ -326,16 +340,17 @@ fn deepen(
                 break;
             }
             result = (p.mv, p.score, p.depth);
-            if let Some(tell) = setup.progress {
-                tell(p.depth, w.pos.pos_of(p.mv), p.score);
-            }
             // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
             // 300 ms with one, 40.3% without): the VCTs it finds come when the game is already gone.
             // The next iteration starts from the deepest best move.
             if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
                 root_moves[..=k].rotate_right(1);
             }
-            iterations.push(completed_iteration(&w, shared, &p, started));
+            let iteration = completed_iteration(&w, shared, &p, started);
+            if let Some(tell) = setup.progress {
+                tell(&Progress::Iteration(iteration.clone()));
+            }
+            iterations.push(iteration);
             // A win the search claims is believed only once deeper iterations repeat it: a shallow
             // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
             // claimed loss never ends it: the same pruning makes false losses, and only a deeper look

@@ -17,7 +17,7 @@ use crate::eval::score::score_text;
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Pos};
 use crate::player::timeman::{Budget, Clock};
-use crate::player::{DEFAULT_MEMORY, Limits, Player};
+use crate::player::{DEFAULT_MEMORY, Limits, Player, Progress};
 use crate::search::tt::Tt;
 use crate::search::{Outcome, SearchPlayer, Setup, run, tt_bytes};
 
@@ -67,11 +67,12 @@ pub(super) fn think(
         None => Clock { timeout_turn: t.cfg.time_ms as i64, timeout_match: 0, time_left: None },
     };
     let limits = Limits {
-        budget: Budget::new(&clock, started, board.empty_count()),
         max_depth: t.cfg.depth,
-        max_nodes: None,
-        threads: t.cfg.threads.max(1),
-        memory: DEFAULT_MEMORY / 4,
+        ..Limits::new(
+            Budget::new(&clock, started, board.empty_count()),
+            t.cfg.threads.max(1),
+            DEFAULT_MEMORY / 4,
+        )
     };
     let Some(pats) = engine.player.patterns(&rules) else {
         let th = engine.player.think(board, &rules, &limits, &stop);
@@ -86,6 +87,7 @@ pub(super) fn think(
         stop: &stop,
         use_vct: true,
         progress: None,
+        exclude: &[],
     };
     let outcome = match live {
         None => run(board, &setup),
@@ -95,8 +97,10 @@ pub(super) fn think(
                 let searching = scope.spawn(|| {
                     // The sender goes when the search ends: the thinking line stops then.
                     let send = send;
-                    let tell = move |depth, mv, score| {
-                        let _ = send.send((depth, mv, score));
+                    let tell = move |p: &Progress| {
+                        if let Progress::Iteration(it) = p {
+                            let _ = send.send((it.depth, it.best, it.score));
+                        }
                     };
                     run(board, &Setup { progress: Some(&tell), ..setup })
                 });
