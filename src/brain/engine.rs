@@ -2,7 +2,7 @@
 //!
 //! The protocol layer parses and prints; the engine owns the state and answers with values. It never
 //! writes to stdout. Thinking runs on its own thread ([`Engine::think`] returns at once and calls back
-//! with a [`Thought`]), so the protocol can keep reading stdin and set the one stop flag on END, YXSTOP
+//! with an [`Answer`]), so the protocol can keep reading stdin and set the one stop flag on END, YXSTOP
 //! or `INFO timeout_turn 0`.
 //!
 //! Invariants:
@@ -17,11 +17,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::brain::analysis::{self, Answer, Task};
 use crate::brain::swap2::{self, Swap2Answer};
 use crate::game::board::{Board, BoardError, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules};
 use crate::player::timeman::{Budget, Clock};
-use crate::player::{DEFAULT_MEMORY, Limits, Player, Thought};
+use crate::player::{DEFAULT_MEMORY, Limits, Player, Watch};
 
 /// One typed `INFO` setting (the protocol parses the text).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,10 @@ pub enum Info {
     LineLength(u8),
     /// Extension: the game (gomoku by the rule mask, Pente or Keryo-Pente).
     Variant(GameVariant),
+    /// Yixin-Board: what to show while thinking, bit 1 the realtime lines, bit 2 the detail lines.
+    ShowDetail(u8),
+    /// Yixin-Board: the hash table's size in KiB.
+    HashSize(u64),
 }
 
 /// The game `INFO variant` selects.
@@ -73,6 +78,8 @@ pub struct Settings {
     pub variant: GameVariant,
     /// `INFO captures`: stones captured by the side to move and by its opponent, for the next BOARD.
     pub captures: Option<(usize, usize)>,
+    /// `INFO show_detail` (Yixin-Board): 1 realtime lines, 2 detail lines, 3 both.
+    pub show_detail: u8,
 }
 
 impl Default for Settings {
@@ -89,6 +96,7 @@ impl Default for Settings {
             max_node: 0,
             variant: GameVariant::Gomoku,
             captures: None,
+            show_detail: 0,
         }
     }
 }
@@ -264,6 +272,14 @@ impl Engine {
                 s.variant = v;
                 self.update_rules();
             }
+            Info::ShowDetail(v) => {
+                if v > 3 {
+                    return Some(format!("show_detail {v} ignored: must be 0 to 3"));
+                }
+                s.show_detail = v;
+            }
+            // The table takes a quarter of the memory (`search::tt_bytes`).
+            Info::HashSize(kib) => s.max_memory = kib.saturating_mul(4 << 10),
         }
         None
     }
@@ -394,12 +410,15 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts thinking about the side to move's move; `done` is called on the thinking thread with the
-    /// result. `start` is when the move command was read: the time budget runs from then.
+    /// Starts thinking about `task` for the side to move; `done` is called on the thinking thread with
+    /// the answer, and `watch`, if any, while it thinks. `start` is when the command was read: the time
+    /// budget runs from then.
     pub fn think(
         &mut self,
         start: Instant,
-        done: impl FnOnce(Thought) + Send + 'static,
+        task: Task,
+        watch: Option<Watch>,
+        done: impl FnOnce(Answer) + Send + 'static,
     ) -> Result<(), EngineError> {
         let board = self.game_mut()?.clone();
         if board.is_full() {
@@ -410,6 +429,7 @@ impl Engine {
         let limits = Limits {
             max_depth: (s.max_depth > 0).then_some(s.max_depth),
             max_nodes: (s.max_node > 0).then_some(s.max_node),
+            watch,
             ..Limits::new(
                 Budget::new(&s.clock, start, empty),
                 if s.thread_num > 0 {
@@ -427,9 +447,9 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("think".into())
             .spawn(move || {
-                let thought = player.think(&board, &rules, &limits, &stop);
+                let answer = analysis::run(player.as_ref(), &board, &rules, &limits, &stop, task);
                 report_overrun(&limits.budget);
-                done(thought);
+                done(answer);
             })
             .map_err(|e| EngineError::Thread(e.to_string()))?;
         self.worker = Some(handle);
@@ -441,19 +461,24 @@ impl Engine {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Ends a thought: waits for its thread and plays its move. Returns the move played, or an error when
-    /// the player found none (a full board).
-    pub fn finish(&mut self, thought: &Thought) -> Result<Pos, EngineError> {
+    /// Ends a thought: waits for its thread and plays its move (and `YXBALANCETWO`'s second stone).
+    /// Returns the moves played, or an error when the player found none (a full board).
+    pub fn finish(&mut self, answer: &Answer) -> Result<Vec<Pos>, EngineError> {
         if let Some(h) = self.worker.take() {
             // The thread has called back already; joining only reaps it. A panic in a player must not
             // take the brain down: fall back to any legal move below.
             let _ = h.join();
         }
         let b = self.game.as_mut().ok_or(EngineError::NoGame)?;
-        let mv = thought.mv.filter(|&p| b.is_empty(p)).or_else(|| b.points().find(|&p| b.is_empty(p)));
+        let mv = answer.thought.mv.filter(|&p| b.is_empty(p)).or_else(|| b.points().find(|&p| b.is_empty(p)));
         let p = mv.ok_or(EngineError::BoardFull)?;
         b.play_unchecked(p);
-        Ok(p)
+        let mut played = vec![p];
+        if let Some(q) = answer.second.filter(|&q| b.is_empty(q)) {
+            b.play_unchecked(q);
+            played.push(q);
+        }
+        Ok(played)
     }
 
     /// YXSHOWFORBID: black's forbidden points (none outside renju).
@@ -516,6 +541,7 @@ fn report_overrun(budget: &Budget) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::Thought;
     use std::sync::atomic::AtomicUsize;
 
     /// A player that only counts how often it was told to forget.

@@ -24,10 +24,13 @@ use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Instant;
 
+use std::sync::Arc;
+
+use crate::brain::analysis::{Answer, Task};
 use crate::brain::engine::{Engine, GameVariant, Info};
-use crate::eval::score::score_text;
+use crate::eval::score::{WIN_THRESHOLD, score_text, win_rate};
 use crate::game::board::Pos;
-use crate::player::{Shortcut, Thought};
+use crate::player::{Iteration, Progress, Shortcut, Thought, Watch};
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -52,6 +55,15 @@ pub enum Command {
     Stop,
     ShowForbid,
     HashClear,
+    /// `YXNBEST N`: the N best moves, then the best one played.
+    NBest(i64),
+    /// `YXBALANCEONE B` / `YXBALANCETWO B`: a balanced move, or two.
+    Balance {
+        two: bool,
+        bias: i64,
+    },
+    /// `YXSHOWINFO`: what a GUI may set.
+    ShowInfo,
     /// A data line of a block: `X,Y,field` or `X,Y`.
     Data(Vec<i64>),
 }
@@ -163,6 +175,10 @@ impl FromStr for Command {
             "YXSTOP" | "STOP" => Ok(Command::Stop),
             "YXSHOWFORBID" => Ok(Command::ShowForbid),
             "YXHASHCLEAR" => Ok(Command::HashClear),
+            "YXNBEST" => Ok(Command::NBest(int(args)?)),
+            "YXBALANCEONE" => Ok(Command::Balance { two: false, bias: int(args)? }),
+            "YXBALANCETWO" => Ok(Command::Balance { two: true, bias: int(args)? }),
+            "YXSHOWINFO" => no_args(Command::ShowInfo, args, "YXSHOWINFO"),
             _ => Err(ParseError::Unknown(format!("command '{}'", clip(word)))),
         }
     }
@@ -191,6 +207,11 @@ pub fn parse_info(key: &str, value: &str) -> Result<Option<Info>, String> {
             let v = num()?;
             Info::LineLength(u8::try_from(v).map_err(|_| format!("INFO line_length: {v} is out of range"))?)
         }
+        "show_detail" => {
+            let v = unsigned()?;
+            Info::ShowDetail(u8::try_from(v).map_err(|_| format!("INFO show_detail: {v} is out of range"))?)
+        }
+        "hash_size" => Info::HashSize(unsigned()?),
         "variant" => Info::Variant(match value.trim().to_ascii_lowercase().as_str() {
             "gomoku" => GameVariant::Gomoku,
             "pente" => GameVariant::Pente,
@@ -225,7 +246,9 @@ pub enum Event {
     Line(String, Instant),
     TooLong(Instant),
     Eof,
-    Thought(Thought),
+    Answer(Answer),
+    /// How the thought under way goes (sent only when `INFO show_detail` asks for it).
+    Progress(Progress),
 }
 
 /// Reads stdin on its own thread, splitting on LF, CR and CR LF, so the loop never blocks on input.
@@ -335,6 +358,8 @@ pub struct Session<W: Write> {
     later_warnings: Vec<String>,
     /// Commands that arrived while the engine was thinking, in order.
     deferred: VecDeque<Event>,
+    /// When the thought under way began.
+    thinking_since: Instant,
 }
 
 /// Runs the protocol on `input` and `out` until END or the end of input.
@@ -349,6 +374,7 @@ pub fn run(input: impl Read + Send + 'static, out: impl Write, engine: Engine) -
         warnings: vec![],
         later_warnings: vec![],
         deferred: VecDeque::new(),
+        thinking_since: Instant::now(),
     };
     session.serve(rx)
 }
@@ -370,7 +396,11 @@ impl<W: Write> Session<W> {
                 }
             };
             let flow = match event {
-                Event::Thought(t) => self.answer_move(&t)?,
+                Event::Answer(a) => self.answer_move(&a)?,
+                Event::Progress(p) => {
+                    self.show_progress(&p)?;
+                    Flow::Continue
+                }
                 Event::Eof if thinking => {
                     // Finish the answer under way, then leave: a piped `TURN` gets the move it would
                     // get from a manager. Only a thought with no limit at all is cut short.
@@ -543,13 +573,26 @@ impl<W: Write> Session<W> {
                 self.reply_ok(r)?
             }
             Command::Begin => match self.engine.begin() {
-                Ok(()) => self.think(at)?,
+                Ok(()) => self.think(at, Task::Move)?,
                 Err(e) => self.error(e)?,
             },
             Command::Turn(x, y) => match self.engine.opponent_move(x, y) {
-                Ok(_) => self.think(at)?,
+                Ok(_) => self.think(at, Task::Move)?,
                 Err(e) => self.error(e)?,
             },
+            Command::NBest(n) if !(1..=MAX_NBEST).contains(&n) => {
+                self.error(format!("YXNBEST takes 1 to {MAX_NBEST} moves, got {n}"))?
+            }
+            Command::NBest(n) => self.think(at, Task::NBest(n as usize))?,
+            Command::Balance { bias, .. } if bias.abs() >= WIN_THRESHOLD as i64 => {
+                self.error(format!("a balance bias must lie within ±{}, got {bias}", WIN_THRESHOLD - 1))?
+            }
+            Command::Balance { two, bias } => self.think(at, Task::Balance { two, bias: bias as i32 })?,
+            Command::ShowInfo => {
+                self.message(&format!("Quincunx {}", env!("CARGO_PKG_VERSION")))?;
+                self.message(&format!("INFO MAX_THREAD_NUM {MAX_THREADS}"))?;
+                self.message(&format!("INFO MAX_HASH_SIZE {MAX_HASH_SIZE}"))?;
+            }
             Command::Board | Command::YxBoard | Command::Swap2Board => {
                 let kind = match cmd {
                     Command::Board => BlockKind::Board,
@@ -601,7 +644,7 @@ impl<W: Write> Session<W> {
             BlockKind::Board | BlockKind::YxBoard => {
                 let stones: Vec<(i64, i64, i64)> = block.rows.iter().map(|r| (r[0], r[1], r[2])).collect();
                 match self.engine.set_position(&stones) {
-                    Ok(()) if block.kind == BlockKind::Board => self.think(block.started)?,
+                    Ok(()) if block.kind == BlockKind::Board => self.think(block.started, Task::Move)?,
                     Ok(()) => {}
                     Err(e) => self.error(e)?,
                 }
@@ -617,11 +660,19 @@ impl<W: Write> Session<W> {
         Ok(Flow::Continue)
     }
 
-    /// Starts the engine on our move; the answer is printed when its thought arrives.
-    fn think(&mut self, at: Instant) -> io::Result<()> {
+    /// Starts the engine on `task`; the answer is printed when its thought arrives, and its progress as
+    /// it comes when `INFO show_detail` asks for it.
+    fn think(&mut self, at: Instant, task: Task) -> io::Result<()> {
         let tx = self.tx.clone();
-        let r = self.engine.think(at, move |t| {
-            let _ = tx.send(Event::Thought(t));
+        let watch = (self.engine.settings().show_detail != 0).then(|| {
+            let tx = self.tx.clone();
+            Watch(Arc::new(move |p: &Progress| {
+                let _ = tx.send(Event::Progress(p.clone()));
+            }))
+        });
+        self.thinking_since = at;
+        let r = self.engine.think(at, task, watch, move |a| {
+            let _ = tx.send(Event::Answer(a));
         });
         if let Err(e) = r {
             self.error(e)?;
@@ -629,20 +680,102 @@ impl<W: Write> Session<W> {
         Ok(())
     }
 
-    fn answer_move(&mut self, thought: &Thought) -> io::Result<Flow> {
+    /// Yixin-Board's lines while a thought goes on: with `show_detail` bit 1 the realtime lines that
+    /// light up the root moves (as Rapfi prints them: from depth 8 on, a root move's only after 200 ms),
+    /// with bit 2 an `INFO` block for each completed iteration.
+    fn show_progress(&mut self, p: &Progress) -> io::Result<()> {
+        let detail = self.engine.settings().show_detail;
+        let realtime = detail & 1 != 0;
+        let settled = self.thinking_since.elapsed() >= REALTIME_AFTER;
+        match p {
+            Progress::Searching { depth, mv } if realtime && settled && *depth >= REALTIME_DEPTH => {
+                self.message(&format!("REALTIME POS {mv}"))?;
+            }
+            Progress::Searched { depth, mv, lost, best }
+                if realtime && settled && *depth >= REALTIME_DEPTH =>
+            {
+                self.message(&format!("REALTIME DONE {mv}"))?;
+                if *lost {
+                    self.message(&format!("REALTIME LOST {mv}"))?;
+                } else if *best {
+                    self.message(&format!("REALTIME BEST {mv}"))?;
+                }
+            }
+            Progress::Iteration(it) => {
+                if realtime && it.depth >= REALTIME_DEPTH {
+                    self.message("REALTIME REFRESH")?;
+                    self.message(&format!("REALTIME BEST {}", it.best))?;
+                }
+                if detail & 2 != 0 {
+                    for line in detail_lines(0, 1, it.depth, it.score, &it.pv, Some(it)) {
+                        self.say(line)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn answer_move(&mut self, answer: &Answer) -> io::Result<Flow> {
         for w in std::mem::take(&mut self.warnings) {
             self.message(&w)?;
         }
         self.warnings = std::mem::take(&mut self.later_warnings);
-        for m in thought_lines(thought) {
+        for m in thought_lines(&answer.thought) {
             self.message(&m)?;
         }
-        match self.engine.finish(thought) {
-            Ok(p) => self.say(p.to_string())?,
+        let n = answer.lines.len();
+        for (k, l) in answer.lines.iter().enumerate() {
+            let pv = l.pv.iter().map(|p| p.notation()).collect::<Vec<_>>().join(" ");
+            self.message(&format!("({}) {} | depth {} | {pv}", k + 1, score_text(l.score), l.depth))?;
+            if self.engine.settings().show_detail & 2 != 0 {
+                for line in detail_lines(k, n, l.depth, l.score, &l.pv, None) {
+                    self.say(line)?;
+                }
+            }
+        }
+        match self.engine.finish(answer) {
+            Ok(moves) => self.say(moves.iter().map(Pos::to_string).collect::<Vec<_>>().join(" "))?,
             Err(e) => self.error(e)?,
         }
         Ok(Flow::Continue)
     }
+}
+
+/// Realtime lines start at this depth (Rapfi's `REALTIME_MIN_DEPTH`): shallower ones flicker past.
+const REALTIME_DEPTH: i32 = 8;
+/// ...and a root move's lines only after this much thought (Rapfi's `REALTIME_MIN_ELAPSED`).
+const REALTIME_AFTER: std::time::Duration = std::time::Duration::from_millis(200);
+/// The most lines `YXNBEST` gives.
+pub const MAX_NBEST: i64 = 64;
+/// What `YXSHOWINFO` offers a GUI: the threads and the hash size (as Rapfi answers).
+const MAX_THREADS: usize = 256;
+const MAX_HASH_SIZE: usize = 30;
+
+/// Yixin-Board's `INFO` block for one line of `numpv` (the `k`-th, from 0), with the search's counts when
+/// it is an iteration.
+fn detail_lines(
+    k: usize,
+    numpv: usize,
+    depth: i32,
+    score: i32,
+    pv: &[Pos],
+    it: Option<&Iteration>,
+) -> Vec<String> {
+    let mut lines =
+        vec![format!("INFO PV {k}"), format!("INFO NUMPV {numpv}"), format!("INFO DEPTH {depth}")];
+    if let Some(it) = it {
+        let ms = it.time.as_millis();
+        lines.push(format!("INFO NODES {}", it.nodes));
+        lines.push(format!("INFO TOTALTIME {ms}"));
+        lines.push(format!("INFO SPEED {}", it.nps));
+    }
+    lines.push(format!("INFO EVAL {score}"));
+    lines.push(format!("INFO WINRATE {:.4}", win_rate(score)));
+    lines.push(format!("INFO BESTLINE {}", pv.iter().map(Pos::to_string).collect::<Vec<_>>().join(" ")));
+    lines.push("INFO PV DONE".into());
+    lines
 }
 
 /// The `MESSAGE` lines that show how a move was found: the shortcut, each iteration, then the move

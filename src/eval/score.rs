@@ -49,6 +49,19 @@ fn capture_worth(n: u32, to_win: u32) -> i32 {
     n * 20 + n * n * 400 / (t * t)
 }
 
+/// The chance of winning a score stands for, for GUIs that show one (Yixin-Board's `WINRATE`): the
+/// evaluation was fitted to Rapfi's win rate, `sigmoid(eval / 250)`, and spreads half as wide as its
+/// evaluation (see [`evaluate`]), so a score converts with half that scale. Proven results are 0 and 1.
+pub fn win_rate(v: i32) -> f64 {
+    if v >= WIN_THRESHOLD {
+        1.0
+    } else if v <= -WIN_THRESHOLD {
+        0.0
+    } else {
+        1.0 / (1.0 + (-(v as f64) / 125.0).exp())
+    }
+}
+
 /// A score for people: `+W7` for a win in 7 plies, `-W4` for a loss, else the number.
 pub fn score_text(v: i32) -> String {
     if v >= WIN_THRESHOLD {

@@ -136,6 +136,11 @@ impl WeightMatrix {
 
     /// The move this strategy plays for the side to move, with its weight; `None` on a full board.
     pub fn choose(&self, board: &Board, rules: &Rules) -> Option<(Pos, i64)> {
+        self.choose_from(board, rules, &[])
+    }
+
+    /// [`WeightMatrix::choose`] among the points not in `exclude`.
+    pub fn choose_from(&self, board: &Board, rules: &Rules, exclude: &[Pos]) -> Option<(Pos, i64)> {
         let me = board.side_to_move();
         let matrix = self.matrix(board, rules, me);
         // Pente: a captured stone is worth a three (Tuple table) and a saved one nearly as much.
@@ -147,7 +152,8 @@ impl WeightMatrix {
             base + 1000 * board.captures_at(p, me).len() as i64
                 + 800 * board.captures_at(p, me.opp()).len() as i64
         };
-        let empties: Vec<Pos> = board.points().filter(|&p| board.is_empty(p)).collect();
+        let empties: Vec<Pos> =
+            board.points().filter(|&p| board.is_empty(p) && !exclude.contains(&p)).collect();
         if empties.is_empty() {
             return None;
         }
@@ -197,8 +203,8 @@ impl Player for WeightMatrix {
     }
 
     /// One look at the matrix: no search, so no time is needed and the limits do not matter.
-    fn think(&self, board: &Board, rules: &Rules, _limits: &Limits, _stop: &AtomicBool) -> Thought {
-        match self.choose(board, rules) {
+    fn think(&self, board: &Board, rules: &Rules, limits: &Limits, _stop: &AtomicBool) -> Thought {
+        match self.choose_from(board, rules, &limits.exclude) {
             Some((p, w)) => {
                 Thought { mv: Some(p), shortcut: Some(Shortcut::Weight(w)), ..Thought::default() }
             }

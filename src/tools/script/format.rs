@@ -31,6 +31,8 @@ pub enum Step {
     Move,
     /// `<one-of X,Y X,Y …`: a move, and one of these.
     OneOf(Vec<(i64, i64)>),
+    /// `<message PATTERN`: a `MESSAGE` line whose text matches, before any answer.
+    Message(String),
     Silent(u64),
     Exit(u64),
     Limit(u64),
@@ -43,7 +45,13 @@ impl Step {
     pub(super) fn is_check(&self) -> bool {
         matches!(
             self,
-            Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) | Step::Silent(_) | Step::Exit(_)
+            Step::Exact(_)
+                | Step::Pattern(_)
+                | Step::Move
+                | Step::OneOf(_)
+                | Step::Message(_)
+                | Step::Silent(_)
+                | Step::Exit(_)
         )
     }
 }
@@ -120,6 +128,8 @@ impl Script {
                     Some(m) if !m.is_empty() => Step::OneOf(m),
                     _ => return Err(err(format!("'{trimmed}' is not a list of X,Y moves"))),
                 }
+            } else if let Some(rest) = line.strip_prefix("<message ") {
+                Step::Message(rest.to_string())
             } else if let Some(rest) = trimmed.strip_prefix("<silent") {
                 Step::Silent(num(rest)?)
             } else if let Some(rest) = trimmed.strip_prefix("<exit") {

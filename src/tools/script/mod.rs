@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::brain::protocol::Command;
 use crate::game::board::{Board, CaptureRule, Pos};
 use crate::game::rules::Rules;
-use crate::tools::process::{Brain, Received, parse_move};
+use crate::tools::process::{Brain, MAX_SKIPPED_LINES, Received, is_chatter, parse_move};
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;
@@ -424,6 +424,7 @@ impl Session {
             }
             Step::Exit(ms) => self.exit(*ms),
             Step::Silent(ms) => self.silent(*ms, &mut skipped),
+            Step::Message(p) => self.message(p, &mut skipped),
             Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) => {
                 self.answer(step, &mut skipped)
             }
@@ -431,10 +432,17 @@ impl Session {
         if failure.is_some_and(Failure::loses_engine) {
             self.lost = Some(line);
         }
-        let after =
-            matches!(step, Step::Exact(_) | Step::Pattern(_) | Step::Move | Step::OneOf(_) | Step::Silent(_))
-                .then(|| self.last_sent.clone())
-                .flatten();
+        let after = matches!(
+            step,
+            Step::Exact(_)
+                | Step::Pattern(_)
+                | Step::Move
+                | Step::OneOf(_)
+                | Step::Message(_)
+                | Step::Silent(_)
+        )
+        .then(|| self.last_sent.clone())
+        .flatten();
         StepReport {
             line,
             step: describe(step),
@@ -474,6 +482,37 @@ impl Session {
             Received::Closed => (None, "no answer (output closed)".into()),
             Received::Flood => (Some(Failure::Flood), "flood of skipped lines".into()),
         }
+    }
+
+    /// A message step: `MESSAGE` lines are read (and the others kept as skipped) until one matches,
+    /// within the limit of the last send; an answer before it fails the step.
+    fn message(&mut self, pattern: &str, skipped: &mut Vec<String>) -> (Option<Failure>, String) {
+        for _ in 0..MAX_SKIPPED_LINES {
+            let line = match self.brain.recv_line(self.last_send + self.limit) {
+                Received::Line(l) => l,
+                Received::Timeout => {
+                    let why = format!("no MESSAGE matching '{pattern}' within {} ms", self.limit.as_millis());
+                    return (Some(Failure::NoAnswer), why);
+                }
+                Received::Flood => return (Some(Failure::Flood), "flood of skipped lines".into()),
+                Received::Closed => {
+                    return (Some(Failure::Closed), "the engine closed its output (exited?)".into());
+                }
+            };
+            if let Some(text) = line.strip_prefix("MESSAGE ")
+                && glob_match(pattern, text)
+            {
+                return (None, format!("got '{line}' after {} ms", self.last_send.elapsed().as_millis()));
+            }
+            if !is_chatter(&line) {
+                self.tracker.maybe_move(&line);
+                return (Some(Failure::WrongAnswer), format!("got '{line}' before a matching MESSAGE"));
+            }
+            if skipped.len() < 100 {
+                skipped.push(line);
+            }
+        }
+        (Some(Failure::Flood), "flood of skipped lines".into())
     }
 
     /// An answer step: the next answer, within the limit of the last send, checked.
@@ -544,6 +583,7 @@ fn describe(step: &Step) -> String {
             let listed: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
             format!("<one-of {}", listed.join(" "))
         }
+        Step::Message(p) => format!("<message {p}"),
         Step::Silent(ms) => format!("<silent {ms}"),
         Step::Exit(ms) => format!("<exit {ms}"),
         Step::Limit(ms) => format!("limit {ms}"),
