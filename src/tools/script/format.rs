@@ -229,6 +229,13 @@ mod tests {
     }
 
     #[test]
+    fn message_steps_keep_their_pattern() {
+        let s = Script::parse("t", "<message REALTIME BEST *\n<message (1) * | depth *\n").unwrap();
+        assert_eq!(s.steps[0].1, Step::Message("REALTIME BEST *".into()));
+        assert_eq!(s.steps[1].1, Step::Message("(1) * | depth *".into()));
+    }
+
+    #[test]
     fn one_of_lists_moves() {
         let s = Script::parse("t", "<one-of 5,7 9,7\n<one-of 3,3\n").unwrap();
         assert_eq!(s.steps[0].1, Step::OneOf(vec![(5, 7), (9, 7)]));
