@@ -18,7 +18,7 @@ use quincunx::tools::opening_gen::{self, GenConfig};
 use quincunx::tools::process::split_command;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::referee::GameSettings;
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, Shard, run_match};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
@@ -26,6 +26,7 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx --version
        pbrain-quincunx bench [DEPTH]
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
+       pbrain-quincunx match --merge FILE... [--by-opening]
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
        pbrain-quincunx play [--rules R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
@@ -63,6 +64,7 @@ pipe every line is played in turn.";
 
 const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
+       pbrain-quincunx match --merge FILE... [--by-opening]
 
 Plays engines that speak the Gomocup protocol against each other; every fault (time, crash,
 illegal or malformed move, bad START answer) loses the game and restarts the engine. Before the
@@ -95,7 +97,8 @@ a failure there stops the run with an error and no game played.
   --random SEED       play the openings in a shuffled order (default: file order)
   --concurrency N     games at once (default 1)
   --sprt E0,E1[,A,B]  stop when H0 (elo <= E0) or H1 (elo >= E1) is accepted (two engines only;
-                      fishtest's trinomial GSPRT, logistic Elo, alpha = beta = 0.05 by default)
+                      fishtest's trinomial GSPRT, logistic Elo, alpha = beta = 0.05 by default); a
+                      shard never stops early: --merge gives the LLR and the verdict of all the games
   --max-stones N      draw once N stones are on the board (default: full board; renju: 25 empty left)
   --pause MS          wait after each answer before the next command (default 3)
   --psq DIR           write each game as DIR/game-NNNNN.psq when it ends (DIR is made if missing)
@@ -103,6 +106,16 @@ a failure there stops the run with an error and no game played.
   --quiet             no progress line on stderr
   --by-opening        after the summary, each pairing's results per opening and colour
   --show-stderr       let the engines' stderr through
+  --shard K/N         play only part K of N (1 <= K <= N) of the run the other options describe: game
+                      k of each pairing (from 0) is shard (k/2 mod N) + 1's, so an opening's two
+                      games stay together; openings, colours and game numbers (in records too) are
+                      the whole run's. The same options, --seed and --random included, on every
+                      machine
+  --results FILE      write the results for a program (and for --merge) to FILE: the run's identity,
+                      W/L/D per pairing, colour and opening, faults, answer times
+  --merge FILE...     read --results files of one run's shards and print the whole run's summary
+                      (with --by-opening, its tables); refuses files of different runs or a shard
+                      twice, warns of missing shards; its time is the shards' added up
 
 The summary gives each pairing's score and Elo with its 95% interval [low, high] (a Wilson-type
 interval: 30 wins of 30 shows 100.0% [88.6%, 100.0%], Elo +inf [+357, +inf]). Openings that do
@@ -545,19 +558,108 @@ fn script_command(args: &[String]) -> Result<bool> {
     Ok(failed == 0)
 }
 
+/// What `match` was asked to do.
+enum MatchCommand {
+    /// Play, and write the results file if given.
+    Play(Box<MatchConfig>, Option<PathBuf>),
+    /// Merge results files; print the tables per opening too.
+    Merge(Vec<PathBuf>, bool),
+}
+
 /// `pbrain-quincunx match …`
 fn match_command(args: &[String]) -> Result<()> {
-    let cfg = parse_match(args).map_err(|e| usage("match", e))?;
-    let summary = run_match(&cfg)?;
+    let (cfg, results) = match parse_match(args).map_err(|e| usage("match", e))? {
+        MatchCommand::Play(cfg, results) => (cfg, results),
+        MatchCommand::Merge(files, by_opening) => return merge_command(&files, by_opening),
+    };
+    if cfg.shard != Shard::WHOLE && results.is_none() {
+        log::warn!("shard {} without --results: its games cannot be merged with the others'", cfg.shard);
+    }
+    // Made before the games, so that a path that cannot be written costs none.
+    let mut results_file = match &results {
+        Some(path) => {
+            Some(std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?)
+        }
+        None => None,
+    };
+    let summary = match run_match(&cfg) {
+        Ok(summary) => summary,
+        Err(e) => {
+            if let Some(path) = &results {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(e.into());
+        }
+    };
     print!("{}", summary.render());
     if cfg.by_opening {
         print!("{}", summary.render_openings());
     }
+    if cfg.sprt.is_some() && !cfg.shard.is_whole() {
+        println!("SPRT: a shard plays its part in full; --merge of every shard's results gives the verdict");
+    }
     // The results come first: the games were played and count even if their records were lost.
+    let mut errors = vec![];
+    if let (Some(file), Some(path)) = (&mut results_file, &results) {
+        use std::io::Write as _;
+        let text = quincunx::tools::results::Part::of(&cfg, &summary).to_text();
+        if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+            errors.push(format!("cannot write {}: {e}", path.display()));
+        }
+    }
     if let Some(e) = &summary.output_error {
-        bail!("the match stopped after {} of {} games: {e}", summary.games, summary.scheduled);
+        errors.push(format!("the match stopped after {} of {} games: {e}", summary.games, summary.scheduled));
+    }
+    if !errors.is_empty() {
+        bail!("{}", errors.join("; "));
     }
     Ok(())
+}
+
+/// `match --merge`: the whole run's summary from its shards' results files.
+fn merge_command(files: &[PathBuf], by_opening: bool) -> Result<()> {
+    use quincunx::tools::results::{merge, parse};
+    let mut parts = vec![];
+    for path in files {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let part = parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        parts.push((path.display().to_string(), part));
+    }
+    let merged = merge(&parts).map_err(anyhow::Error::msg)?;
+    for w in &merged.warnings {
+        log::warn!("{w}");
+    }
+    print!("{}", merged.summary.render());
+    if by_opening {
+        print!("{}", merged.summary.render_openings());
+    }
+    Ok(())
+}
+
+/// `match --merge FILE... [--by-opening]`: the files and whether to print the tables per opening.
+fn parse_merge(args: &[String]) -> Result<MatchCommand> {
+    let (mut files, mut by_opening) = (vec![], false);
+    for a in args {
+        match a.as_str() {
+            "--merge" | "--quiet" => {}
+            "--by-opening" => by_opening = true,
+            "-h" | "--help" => {
+                println!("{MATCH_USAGE}");
+                std::process::exit(0);
+            }
+            other if other.starts_with('-') => {
+                bail!(
+                    "--merge reads results files: of the options only --by-opening goes with it, not '{other}'"
+                )
+            }
+            file => files.push(PathBuf::from(file)),
+        }
+    }
+    if files.is_empty() {
+        bail!("--merge needs the results files to merge");
+    }
+    Ok(MatchCommand::Merge(files, by_opening))
 }
 
 /// A number on the command line, or what is wrong with it.
@@ -644,7 +746,10 @@ fn check_gen(cfg: &GenConfig) -> Result<()> {
     opening_gen::check(cfg).map(|_| ()).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-fn parse_match(args: &[String]) -> Result<MatchConfig> {
+fn parse_match(args: &[String]) -> Result<MatchCommand> {
+    if args.iter().any(|a| a == "--merge") {
+        return parse_merge(args);
+    }
     let mut given = MatchArgs::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -653,7 +758,8 @@ fn parse_match(args: &[String]) -> Result<MatchConfig> {
             given.take(a, value)?;
         }
     }
-    given.config()
+    let results = given.results.take();
+    Ok(MatchCommand::Play(Box::new(given.config()?), results))
 }
 
 /// `match`'s options as given, before they are checked together.
@@ -676,6 +782,8 @@ struct MatchArgs {
     sgf: Option<PathBuf>,
     progress: bool,
     by_opening: bool,
+    shard: Shard,
+    results: Option<PathBuf>,
 }
 
 impl MatchArgs {
@@ -712,6 +820,8 @@ impl MatchArgs {
             sgf: None,
             progress: true,
             by_opening: false,
+            shard: Shard::WHOLE,
+            results: None,
         }
     }
 
@@ -751,6 +861,8 @@ impl MatchArgs {
             "--quiet" => self.progress = false,
             "--by-opening" => self.by_opening = true,
             "--show-stderr" => game.show_stderr = true,
+            "--shard" => self.shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
+            "--results" => self.results = Some(PathBuf::from(value()?)),
             "-h" | "--help" => {
                 println!("{MATCH_USAGE}");
                 std::process::exit(0);
@@ -788,6 +900,7 @@ impl MatchArgs {
             sgf: self.sgf,
             progress: self.progress,
             by_opening: self.by_opening,
+            shard: self.shard,
         })
     }
 

@@ -1,6 +1,7 @@
 //! `pbrain-quincunx match` through its real binary: what reaches the user (exit status, summary, record
 //! files) when the SPRT decides, an output path or an engine is bad, names repeat or openings do not
-//! fit. The engines are this binary's fast deterministic `--player weights` and the scripted
+//! fit; a run split into shards (`--shard`, `--results`) and merged again (`--merge`). The engines are
+//! this binary's fast deterministic `--player weights` (its tables and styles differ) and the scripted
 //! `tests/fault-engines`.
 
 use std::collections::BTreeSet;
@@ -216,5 +217,192 @@ fn openings_that_do_not_fit_are_reported_in_one_line() {
     assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().filter(|l| !l.trim().is_empty()).count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `match` with `args` as they are (a merge plays nothing), with the same watchdog.
+fn run_merge(args: &[&str]) -> Output {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_ne!(out.status.code(), Some(101), "a panic: {out:?}");
+    out
+}
+
+/// The summary without what varies from run to run (the time of the run and the answer times): every
+/// W/L/D line, per pairing, colour and opening, the SPRT and the faults.
+fn tally(out: &Output) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdout.lines().skip(1).filter(|l| !l.contains(" ms / ")).map(String::from).collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Each PSQ file of `dir` by name, with its moves (without their times) and its players.
+fn games_in(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut games = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // `x,y,ms` lines lose their time; the header, the names and the result stay.
+        let lines = text.lines().map(|l| match l.rsplit_once(',') {
+            Some((xy, ms)) if ms.parse::<u64>().is_ok() => xy.to_string(),
+            _ => l.to_string(),
+        });
+        games.insert(path.file_name().unwrap().to_string_lossy().into_owned(), lines.collect());
+    }
+    games
+}
+
+#[test]
+fn shards_play_disjoint_parts_of_the_run_and_merge_into_its_summary() {
+    let dir = scratch("shards");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings/freestyle15-40.txt");
+    let (w, p, d) =
+        (weights(), format!("{BIN} --player weights --table proportional"), weights() + " --style defensive");
+    // Three engines, so three pairings; 9 games a pairing: the last opening is played once.
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--engine", &w, "--name", "w", "--engine", &p, "--name", "p"];
+        args.extend(["--engine", &d, "--name", "d", "--games", "9", "--random", "3", "--by-opening"]);
+        args.extend(["--openings", openings.to_str().unwrap()]);
+        args.extend(extra);
+        let out = run_match(&args);
+        assert!(out.status.success(), "{out:?}");
+        out
+    };
+    let whole = run(&["--results", &path("whole.txt"), "--psq", &path("whole")]);
+    let a = run(&["--shard", "1/2", "--results", &path("a.txt"), "--psq", &path("a")]);
+    let b = run(&["--shard", "2/2", "--results", &path("b.txt"), "--psq", &path("b")]);
+    assert!(String::from_utf8_lossy(&a.stdout).starts_with("15 games in "), "{a:?}");
+    assert!(String::from_utf8_lossy(&b.stdout).starts_with("12 games in "), "{b:?}");
+
+    // The shards played the whole run's games, each once, with its numbers, openings and colours.
+    let (all, part_a, part_b) =
+        (games_in(&dir.join("whole")), games_in(&dir.join("a")), games_in(&dir.join("b")));
+    assert_eq!(all.len(), 27);
+    assert_eq!(part_a.len() + part_b.len(), 27);
+    for (name, game) in part_a.iter().chain(&part_b) {
+        assert_eq!(all.get(name), Some(game), "{name}");
+    }
+    // An opening's two games (1 and 4: w-p with w black, then with p black) stay in one shard.
+    assert!(part_a.contains_key("game-00001.psq") && part_a.contains_key("game-00004.psq"));
+    assert!(part_b.contains_key("game-00007.psq") && part_b.contains_key("game-00010.psq"));
+
+    let merged = run_merge(&["--merge", &path("a.txt"), &path("b.txt"), "--by-opening"]);
+    assert!(merged.status.success(), "{merged:?}");
+    assert!(String::from_utf8_lossy(&merged.stdout).starts_with("27 games in "), "{merged:?}");
+    assert_eq!(tally(&merged), tally(&whole));
+    assert!(tally(&whole).iter().any(|l| l.contains(" as white: ")));
+    // Five openings in each of the three tables (the ninth game plays the fifth with one colour).
+    assert_eq!(tally(&whole).iter().filter(|l| l.ends_with("%)")).count(), 3 * 5, "{whole:?}");
+    // The whole run's own file merges into exactly its summary, answer times included.
+    let alone = run_merge(&["--merge", &path("whole.txt"), "--by-opening"]);
+    assert!(alone.status.success(), "{alone:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&alone.stdout).lines().skip(1).collect::<Vec<_>>(),
+        String::from_utf8_lossy(&whole.stdout).lines().skip(1).collect::<Vec<_>>()
+    );
+    // The order of the files is no matter.
+    let swapped = run_merge(&["--merge", &path("b.txt"), &path("a.txt"), "--by-opening"]);
+    assert_eq!(tally(&swapped), tally(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_of_fresh_openings_play_out_the_sprt_and_the_merge_judges_it() {
+    // The whole run stops at the 23rd straight win (a_match_one_engine_wins_every_game_of_stops_with_h1);
+    // each shard plays its part in full, and the merge judges the SPRT on all 30 games.
+    let dir = scratch("shards-sprt");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (w, f) = (weights(), fault_engine("first_free"));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--engine", &w, "--engine", &f, "--games", "30", "--sprt", "0,50"];
+        args.extend(["--openings-random", "4", "--seed", "5", "--stones", "3-4"]);
+        args.extend(extra);
+        let out = run_match(&args);
+        assert!(out.status.success(), "{out:?}");
+        out
+    };
+    let whole = run(&[]);
+    let (w_games, l_games, d_games) = pairing(&whole).expect("a summary");
+    assert!(w_games + l_games + d_games < 30, "{whole:?}");
+    let mut files = vec![];
+    for k in 1..=3 {
+        let file = path(&format!("{k}.txt"));
+        let out = run(&["--shard", &format!("{k}/3"), "--results", &file]);
+        assert!(llr(&out).is_none(), "a shard judges no SPRT: {out:?}");
+        files.push(file);
+    }
+    let mut args = vec!["--merge"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = run_merge(&args);
+    assert!(merged.status.success(), "{merged:?}");
+    let stdout = String::from_utf8_lossy(&merged.stdout);
+    assert!(stdout.starts_with("30 games in ") && stdout.contains("4 fresh openings, seed 5"), "{stdout}");
+    assert_eq!(pairing(&merged).map(|(w, l, d)| w + l + d), Some(30));
+    assert!(llr(&merged).is_some(), "{merged:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn files_of_other_runs_repeated_shards_and_bad_files_are_refused() {
+    let dir = scratch("merge-refused");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let w = weights();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--engine", &w, "--engine", &w, "--games", "4", "--openings-random", "2"];
+        args.extend(extra);
+        let out = run_match(&args);
+        assert!(out.status.success(), "{out:?}");
+    };
+    run(&["--seed", "1", "--shard", "1/2", "--results", &path("a.txt")]);
+    run(&["--seed", "2", "--shard", "2/2", "--results", &path("other.txt")]);
+    run(&["--seed", "1", "--results", &path("whole.txt")]);
+    let refused = |files: &[&str], why: &str| {
+        let mut args = vec!["--merge"];
+        args.extend(files);
+        let out = run_merge(&args);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        let err = stderr(&out);
+        assert!(err.starts_with("Error: ") && err.contains(why), "{why}: {err}");
+    };
+    refused(&[&path("a.txt"), &path("other.txt")], "is not of the same run");
+    refused(&[&path("a.txt"), &path("whole.txt")], "shard count");
+    refused(&[&path("a.txt"), &path("a.txt")], "are both shard 1/2");
+    std::fs::write(path("garbage.txt"), "1 2 3\n").unwrap();
+    refused(&[&path("a.txt"), &path("garbage.txt")], "not a results file");
+    let text = std::fs::read_to_string(path("a.txt")).unwrap();
+    std::fs::write(path("cut.txt"), &text[..text.len() / 2]).unwrap();
+    refused(&[&path("cut.txt")], "cut.txt");
+    refused(&[&path("absent.txt")], "cannot read");
+    // A missing shard is told, and the rest merged.
+    let out = run_merge(&["--merge", &path("a.txt")]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stderr(&out).contains("shards missing: 2/2"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_shards_are_refused_before_any_engine_starts() {
+    let dir = scratch("bad-shards");
+    let marker = dir.join("started");
+    let e = marking_engine(&marker);
+    for bad in ["0/2", "3/2", "x/y", "2", "1/0"] {
+        let out = run_match(&["--engine", &e, "--engine", &e, "--shard", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+        assert!(stderr(&out).contains(&format!("--shard: '{bad}'")), "{bad}: {out:?}");
+    }
+    assert!(!marker.exists());
+    let out = run_merge(&["--merge"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

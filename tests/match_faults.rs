@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use quincunx::game::rules::Rules;
 use quincunx::tools::referee::{Fault, GameSettings};
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Shard, Summary, run_match};
 
 fn fault_engine(name: &str) -> EngineSpec {
     let path =
@@ -59,6 +59,7 @@ fn config(fault: &str, rules: Rules) -> MatchConfig {
         sgf: None,
         progress: false,
         by_opening: false,
+        shard: Shard::WHOLE,
     }
 }
 

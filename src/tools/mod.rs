@@ -1,8 +1,9 @@
 //! The manager side: programs that start brains and talk to them, and the terminal game. A brain process
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
-//! ([`tournament`]) with their statistics ([`elo`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records ([`record`]),
-//! scripted protocol sessions ([`script`]) and `play` ([`play`]); their one seeded generator is
-//! [`random`]. The engine core never imports these.
+//! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
+//! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
+//! ([`record`]), scripted protocol sessions ([`script`]) and `play` ([`play`]); their one seeded
+//! generator is [`random`]. The engine core never imports these.
 
 pub mod elo;
 pub mod opening;
@@ -12,5 +13,6 @@ pub mod process;
 pub mod random;
 pub mod record;
 pub mod referee;
+pub mod results;
 pub mod script;
 pub mod tournament;

@@ -7,6 +7,10 @@
 //! even, so each opening is played twice with the colours swapped. Each worker thread owns its own brain processes, so a brain
 //! never plays two games at once.
 //!
+//! Shards: `--shard K/N` plays the part of that very schedule whose opening pair k / 2 is K − 1 modulo
+//! N ([`Shard::owns`]), with the whole run's game numbers, openings and colours; its results are merged
+//! by [`crate::tools::results`]. A shard never stops on the SPRT: only the merge sees all the games.
+//!
 //! Everything that can make a match pointless is checked before the first game is scored: the
 //! configuration, the openings, the output paths, and every engine's start and first START. After that
 //! a match always ends with its summary: a record that cannot be written stops the games still to be
@@ -59,10 +63,66 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Print each pairing's results per opening after the summary (`Summary::render_openings`).
     pub by_opening: bool,
+    /// The part of the run to play ([`Shard::WHOLE`]: all of it).
+    pub shard: Shard,
+}
+
+/// One of `count` disjoint parts of a match (`--shard index/count`, `index` from 1): game k of every
+/// pairing belongs to shard (k / 2 mod count) + 1, so the two games of an opening (its colours
+/// swapped) stay together and every shard has the pairings interleaved as the whole run has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `K/N` with 1 <= K <= N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' is not K/N with 1 <= K <= N (as 2/5)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let shard = Shard {
+            index: k.trim().parse().map_err(|_| bad())?,
+            count: n.trim().parse().map_err(|_| bad())?,
+        };
+        shard.check().map_err(|_| bad())?;
+        Ok(shard)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if (1..=self.count).contains(&self.index) {
+            Ok(())
+        } else {
+            Err(format!("shard {self}: its number must be from 1 to {}", self.count))
+        }
+    }
+
+    pub fn is_whole(&self) -> bool {
+        self.count == 1
+    }
+
+    /// Whether game `k` of a pairing (from 0) is this shard's.
+    pub fn owns(&self, k: usize) -> bool {
+        (k / 2) % self.count == self.index - 1
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard::WHOLE
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
 }
 
 /// One pairing's results from the first engine's side.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PairResult {
     pub a: usize,
     pub b: usize,
@@ -76,7 +136,7 @@ pub struct PairResult {
 }
 
 /// One engine's answer times.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeStats {
     pub answers: u64,
     pub total_us: u64,
@@ -85,7 +145,7 @@ pub struct TimeStats {
     pub worst_fraction: f64,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     pub names: Vec<String>,
     pub pairs: Vec<PairResult>,
@@ -104,6 +164,11 @@ pub struct Summary {
     pub fresh: Option<(usize, u64)>,
     /// The first game record that could not be written (the match stopped there).
     pub output_error: Option<OutputError>,
+    /// The part of the run played ([`Shard::WHOLE`] for a whole run and a merge).
+    pub shard: Shard,
+    /// A fingerprint (FNV-1a) of the openings in the order they are played: the same in every
+    /// shard of a run.
+    pub openings_id: u64,
 }
 
 /// Why a match was not played.
@@ -156,7 +221,30 @@ struct Job {
     black: usize,
     white: usize,
     opening: Option<usize>,
+    /// The game's number in the whole run, from 1 (its records' number).
     number: usize,
+    /// The game's index in its pairing, from 0 (which shard it belongs to).
+    k: usize,
+}
+
+/// FNV-1a over the openings' numbers and stones in the order they are played: two runs that play the
+/// same openings in the same order (one file, one shuffle, one fresh draw) agree on it.
+fn openings_id(placed: &[(usize, Vec<Pos>)], order: &[usize]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for &i in order {
+        let (number, stones) = &placed[i];
+        eat(&(*number as u64).to_le_bytes());
+        eat(&(stones.len() as u64).to_le_bytes());
+        for p in stones {
+            eat(&[p.x, p.y]);
+        }
+    }
+    h
 }
 
 /// The first `n` opening indices in the order a seed gives.
@@ -184,6 +272,7 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.games_per_pair == 0 {
         return Err("games per pairing must be at least 1".into());
     }
+    cfg.shard.check()?;
     crate::game::board::Board::new(cfg.game.width as i64, cfg.game.height as i64)
         .map_err(|e| e.to_string())?;
     // An opening that does not fit this board is skipped, not the whole match refused (opening lists
@@ -251,8 +340,16 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         Some(seed) => shuffled(placed.len(), seed),
         None => (0..placed.len()).collect(),
     };
-    let jobs = schedule(cfg.games_per_pair, &pairs, &order);
+    let mut jobs = schedule(cfg.games_per_pair, &pairs, &order);
+    jobs.retain(|job| cfg.shard.owns(job.k));
     let scheduled = jobs.len();
+    if scheduled == 0 {
+        log::warn!(
+            "shard {} has no games: the run has only {} games a pairing",
+            cfg.shard,
+            cfg.games_per_pair
+        );
+    }
     // More workers than games would only start engines that never play.
     let workers = cfg.concurrency.clamp(1, scheduled.max(1));
     let summary = Summary {
@@ -262,6 +359,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         scheduled,
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
         fresh: cfg.fresh.as_ref().map(|(count, g)| (*count, g.seed)),
+        shard: cfg.shard,
+        openings_id: openings_id(&placed, &order),
         ..Default::default()
     };
     let running = Match {
@@ -285,7 +384,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
 }
 
 /// Every pair of the `n` engines, or the first against each other one in a gauntlet.
-fn pairings(n: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+pub(crate) fn pairings(n: usize, gauntlet: bool) -> Vec<(usize, usize)> {
     if gauntlet {
         (1..n).map(|j| (0, j)).collect()
     } else {
@@ -357,7 +456,9 @@ impl Match<'_> {
         let written = self.recorder.write(job.number, &result.record);
         let mut s = lock(&self.summary);
         tally(&mut s, job, job.opening.map(|i| self.placed[i].0), &result);
+        // A shard plays its part in full: whether the SPRT decides is for the merge of all the shards.
         if let Some(sprt) = self.cfg.sprt
+            && self.cfg.shard.is_whole()
             && sprt_decides(&mut s, sprt)
         {
             self.stop.store(true, Ordering::Relaxed);
@@ -398,7 +499,7 @@ fn schedule(games_per_pair: usize, pairs: &[(usize, usize)], order: &[usize]) ->
         for (pi, &(a, b)) in pairs.iter().enumerate() {
             let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
             let opening = (!order.is_empty()).then(|| order[(k / 2) % order.len()]);
-            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1 });
+            jobs.push_back(Job { pair: pi, black, white, opening, number: jobs.len() + 1, k });
         }
     }
     jobs
@@ -525,7 +626,8 @@ impl Summary {
         let mut out = String::new();
         let fresh =
             self.fresh.map_or(String::new(), |(n, seed)| format!(", {n} fresh openings, seed {seed}"));
-        let _ = writeln!(out, "{} games in {}{fresh}", self.games, duration(self.seconds));
+        let shard = if self.shard.is_whole() { String::new() } else { format!(", shard {}", self.shard) };
+        let _ = writeln!(out, "{} games in {}{fresh}{shard}", self.games, duration(self.seconds));
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
@@ -634,6 +736,31 @@ mod tests {
         assert_ne!(a, shuffled(41, 8));
     }
 
+    #[test]
+    fn shards_split_the_schedule_by_opening_pair() {
+        let pairs = pairings(3, false);
+        let whole: Vec<(usize, usize, usize, Option<usize>)> = schedule(9, &pairs, &[4, 0, 2])
+            .into_iter()
+            .map(|j| (j.number, j.black, j.white, j.opening))
+            .collect();
+        let mut seen = vec![];
+        for index in 1..=3 {
+            let shard = Shard { index, count: 3 };
+            for job in schedule(9, &pairs, &[4, 0, 2]).into_iter().filter(|j| shard.owns(j.k)) {
+                // Both colours of an opening in one shard, and the whole run's game in every respect.
+                assert!(shard.owns(job.k ^ 1));
+                assert!(whole.contains(&(job.number, job.black, job.white, job.opening)));
+                seen.push(job.number);
+            }
+        }
+        seen.sort();
+        assert_eq!(seen, (1..=27).collect::<Vec<_>>());
+        assert_eq!(Shard::parse("2/5"), Ok(Shard { index: 2, count: 5 }));
+        for bad in ["0/2", "3/2", "x/y", "2", "1/0", "-1/2", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
     fn game(winner: Option<Color>) -> GameResult {
         let record = GameRecord {
             width: 15,
@@ -687,6 +814,7 @@ mod tests {
             sgf: None,
             progress: false,
             by_opening: false,
+            shard: Shard::WHOLE,
         };
         let Openings { placed, skipped } = validate(&cfg).unwrap();
         assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
@@ -702,7 +830,7 @@ mod tests {
             times: vec![TimeStats::default(); 2],
             ..Default::default()
         };
-        let job = |black| Job { pair: 0, black, white: 1 - black, opening: None, number: 1 };
+        let job = |black| Job { pair: 0, black, white: 1 - black, opening: None, number: 1, k: 0 };
         // Opening 39: qx wins as black and loses as white; opening 2: qx wins as white, draws as black.
         tally(&mut s, &job(0), Some(39), &game(Some(Color::Black)));
         tally(&mut s, &job(1), Some(39), &game(Some(Color::Black)));
