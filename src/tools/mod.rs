@@ -1,9 +1,10 @@
 //! The manager side: programs that start brains and talk to them, and the terminal game. A brain process
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
 //! ([`tournament`]) with their statistics ([`elo`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records ([`record`]),
-//! scripted protocol sessions ([`script`]) and `play` ([`play`]); their one seeded generator is
-//! [`random`]. The engine core never imports these.
+//! scripted protocol sessions ([`script`]), `play` ([`play`]) and the analysis of recorded games
+//! ([`analyze`]); their one seeded generator is [`random`]. The engine core never imports these.
 
+pub mod analyze;
 pub mod elo;
 pub mod opening;
 pub mod opening_gen;
