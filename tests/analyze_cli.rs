@@ -62,9 +62,12 @@ struct Row {
     marks: String,
 }
 
-/// The tables of the output, one a game, each its rows.
+/// The tables on stdout, one a game, each its rows.
 fn tables(out: &Output) -> Vec<Vec<Row>> {
-    let text = String::from_utf8_lossy(&out.stdout);
+    tables_in(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn tables_in(text: &str) -> Vec<Vec<Row>> {
     let mut games: Vec<Vec<Row>> = vec![];
     for line in text.lines() {
         if line.starts_with("== ") {
@@ -144,8 +147,19 @@ fn balanced(svg: &str) -> bool {
 #[test]
 fn each_game_has_a_well_formed_chart_with_one_point_a_move() {
     let dir = scratch("charts");
-    let out = analyze(&["--svg", dir.to_str().unwrap(), &game("blunder.sgf")]);
+    let tables_file = dir.join("analysis.txt");
+    let out = analyze(&[
+        "--svg",
+        dir.to_str().unwrap(),
+        "--out",
+        tables_file.to_str().unwrap(),
+        &game("blunder.sgf"),
+    ]);
     assert!(out.status.success(), "{out:?}");
+    // The tables went to --out, not to stdout.
+    assert!(out.stdout.is_empty());
+    let written = tables_in(&std::fs::read_to_string(&tables_file).expect("the tables"));
+    assert_eq!(written.iter().map(Vec::len).collect::<Vec<_>>(), [9, 7]);
     for (file, moves) in [("blunder_sgf-1.svg", 9), ("blunder_sgf-2.svg", 7)] {
         let svg = std::fs::read_to_string(dir.join(file)).expect("the chart");
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{file}");

@@ -45,8 +45,9 @@ notation, one game a line (h8i9j7 or h8 i9 j7).
                     record's, else freestyle)
   --size N | WxH    the board (default: the record's, else 15)
   --margin M        a move that loses more than M against the preferred one is a mistake (default
-                    150: a position's evaluation spreads about 260 either way, so 150 is a clear
-                    swing, well past the difference between two searches of one position)
+                    150: a position's evaluation spreads about 260 either way, and when the
+                    preferred move is played, the values before and after it differ by tens, now
+                    and then 100, at 1000 ms a position)
   --engine CMD      judge with another Gomocup brain (quoted as one word) instead of our search:
                     BOARD for each position, its score read from its MESSAGE lines (eval or ev N);
                     without them the values are '-' and only the preferred move is shown
@@ -236,7 +237,14 @@ fn one_game(
     game: &Recorded,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<String, String> {
-    let rules = opts.rules.or(game.rules).unwrap_or_default();
+    let rules = match (opts.rules.or(game.rules), &game.unknown_rule) {
+        (Some(rules), _) => rules,
+        (None, Some(named)) => {
+            let what = format!("the record's rule '{named}' is none we know: give --rule");
+            return Err(RecordError { game: Some(game.number), mv: None, what }.to_string());
+        }
+        (None, None) => Rules::default(),
+    };
     let (w, h) = opts.size.or(game.size).unwrap_or((15, 15));
     let replayed = replay(game, rules, w, h).map_err(|e| e.to_string())?;
     let recorded_winner = game.winner.flatten();

@@ -63,6 +63,8 @@ pub struct Recorded {
     pub number: usize,
     pub size: Option<(usize, usize)>,
     pub rules: Option<Rules>,
+    /// A rule the record names in words we do not know: the command line must say.
+    pub unknown_rule: Option<String>,
     pub black: Option<String>,
     pub white: Option<String>,
     /// The result in the record's words.
@@ -91,7 +93,8 @@ pub fn read(text: &str) -> Vec<Result<Recorded, RecordError>> {
 }
 
 /// PSQ: `Piskvorky WxH, ...`, one `x,y[,ms]` line a move (1-based), then black's name, white's and
-/// the result, as far as they are there.
+/// the result, as far as they are there. Piskvork ends its records with a bare number, which is no
+/// result: it is dropped.
 fn read_psq(text: &str) -> Result<Recorded, RecordError> {
     let mut lines = text.lines().map(str::trim);
     let header = lines.next().unwrap_or_default();
@@ -121,7 +124,7 @@ fn read_psq(text: &str) -> Result<Recorded, RecordError> {
     let mut named = rest.into_iter().filter(|l| !l.is_empty()).map(str::to_string);
     game.black = named.next();
     game.white = named.next();
-    let result: Vec<String> = named.collect();
+    let result: Vec<String> = named.filter(|l| l.parse::<i64>().is_err()).collect();
     game.result = (!result.is_empty()).then(|| result.join("; "));
     Ok(game)
 }
@@ -211,6 +214,9 @@ mod sgf {
     use crate::game::board::Color;
     use crate::game::rules::Rules;
 
+    /// Variations nested deeper than this are refused.
+    const MAX_NESTING: usize = 500;
+
     /// A node's properties, each with its values (escapes resolved).
     type Node = Vec<(String, Vec<String>)>;
 
@@ -223,7 +229,7 @@ mod sgf {
                 break;
             }
             let number = games.len() + 1;
-            match parser.tree(true) {
+            match parser.tree(true, 0) {
                 Ok(nodes) => games.push(game(number, &nodes)),
                 Err(e) => {
                     // A syntax error leaves the rest of the file unreadable: it ends the reading.
@@ -250,12 +256,10 @@ mod sgf {
                         g.size =
                             Some(size(first).ok_or_else(|| bad(format!("SZ[{first}] is no board size")))?)
                     }
-                    "RU" => {
-                        g.rules =
-                            Some(rules(first).ok_or_else(|| {
-                                bad(format!("RU[{first}] names no rule we know (give --rule)"))
-                            })?)
-                    }
+                    "RU" => match rules(first) {
+                        Some(r) => g.rules = Some(r),
+                        None => g.unknown_rule = Some(first.to_string()),
+                    },
                     "PB" => g.black = Some(first.to_string()),
                     "PW" => g.white = Some(first.to_string()),
                     "RE" => {
@@ -351,7 +355,11 @@ mod sgf {
 
         /// A game tree `( ;node ;node ... (variation) ... )`: its nodes along the first variation when
         /// `keep`, none otherwise (the other variations are read past and dropped).
-        fn tree(&mut self, keep: bool) -> Result<Vec<Node>, String> {
+        fn tree(&mut self, keep: bool, depth: usize) -> Result<Vec<Node>, String> {
+            // Each variation is a call: a file of endless nesting must not exhaust the stack.
+            if depth > MAX_NESTING {
+                return Err(format!("SGF: variations nested more than {MAX_NESTING} deep"));
+            }
             self.expect(b'(')?;
             let mut nodes = vec![];
             let mut first_variation = true;
@@ -366,7 +374,7 @@ mod sgf {
                         }
                     }
                     Some(b'(') => {
-                        let sub = self.tree(keep && first_variation)?;
+                        let sub = self.tree(keep && first_variation, depth + 1)?;
                         nodes.extend(sub);
                         first_variation = false;
                     }
@@ -514,6 +522,7 @@ mod tests {
         let e = replay(after[0].as_ref().unwrap(), Rules::default(), 15, 15).unwrap_err();
         assert_eq!(e.mv.map(|m| m.0), Some(10));
         assert!(read("(;B[hh];W[ii]")[0].is_err());
+        assert!(read(&"(;B[hh]".repeat(100_000))[0].is_err());
         assert!(read("Piskvorky\n1,1,0")[0].is_err());
     }
 
