@@ -1,6 +1,6 @@
 //! `pbrain-quincunx`: the Gomocup brain. With no arguments (or only player options) it speaks the
-//! protocol on stdin/stdout; `match` runs engine-vs-engine matches and `openings` writes balanced
-//! random openings for them.
+//! protocol on stdin/stdout; `match` runs engine-vs-engine matches, `openings` writes balanced
+//! random openings for them and `analyze` tells where recorded games were won and lost.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx play [--rules R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
        pbrain-quincunx openings --count N [--stones A-B] [--variant V | --rule N] [--size N|WxH]
                        [--seed S] [--depth D] [--margin M] [--format offset|pos] [--out FILE] (openings --help)
+       pbrain-quincunx analyze [--time MS] [--threads N] [--rule R] [--size N|WxH] [--margin M]
+                       [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player search    threat-space and alpha-beta search (the default)
@@ -401,6 +403,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         }
         Some("play") => return play_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("analyze") => return analyze_command(&args[1..]),
         Some("-V" | "--version") => {
             println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
             return Ok(ExitCode::SUCCESS);
@@ -419,6 +422,16 @@ fn run(args: &[String]) -> Result<ExitCode> {
     quincunx::brain::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine)
         .context("protocol I/O")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `pbrain-quincunx analyze …`: status 1 when a file or game could not be analysed.
+fn analyze_command(args: &[String]) -> Result<ExitCode> {
+    use quincunx::tools::analyze::{AnalyzeOptions, USAGE, run};
+    let Some(opts) = AnalyzeOptions::parse(args).map_err(|e| usage("analyze", anyhow::Error::msg(e)))? else {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    };
+    Ok(if run(&opts)? { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 /// `threads` as given on the command line: a whole number from 1.

@@ -51,6 +51,7 @@ fn every_help_prints_its_usage_and_succeeds() {
         &["script", "--help"],
         &["play", "--help"],
         &["match", "--help"],
+        &["analyze", "--help"],
     ] {
         let o = run(args);
         assert!(o.status.success(), "{args:?}");
@@ -80,6 +81,8 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["play", "--bogus"]);
     assert_usage_error(&["script", "--bogus"]);
     assert_usage_error(&["script"]);
+    assert_usage_error(&["analyze"]);
+    assert_usage_error(&["analyze", "--time", "0", "game.sgf"]);
 }
 
 #[test]

@@ -2,9 +2,11 @@
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
 //! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
 //! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
-//! ([`record`]), scripted protocol sessions ([`script`]) and `play` ([`play`]); their one seeded
-//! generator is [`random`]. The engine core never imports these.
+//! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]) and the analysis of
+//! recorded games ([`analyze`]); their one seeded generator is [`random`]. The engine core never
+//! imports these.
 
+pub mod analyze;
 pub mod elo;
 pub mod opening;
 pub mod opening_gen;

@@ -9,6 +9,9 @@
 //! and started again for its next game; a healthy one keeps its process, and gets START for every game
 //! as c-gomoku-cli does.
 //!
+//! A seat can also be asked about one position outside a game ([`Seat::consult`], for `analyze`), its
+//! answer checked as a game's would be.
+//!
 //! Invariant: [`play_game`] returns within the sum of its time limits plus the start timeout, whatever
 //! the brains do.
 
@@ -173,6 +176,33 @@ impl Seat {
         self.prepared = false;
         if let Some(mut b) = self.brain.take() {
             b.kill();
+        }
+    }
+
+    /// Asks the brain, outside a game, for its move in `board` (analysis): `INFO timeout_turn`, then the
+    /// whole position as BOARD … DONE. The answer must come within the turn time and the tolerance and
+    /// name an empty point; with it come the MESSAGE lines the brain printed meanwhile. The brain must
+    /// have been started ([`Seat::start`]); a fault kills it, and the next start makes a fresh one.
+    pub fn consult(
+        &mut self,
+        s: &GameSettings,
+        board: &Board,
+    ) -> Result<(Pos, Vec<String>), (Fault, String)> {
+        let mut lines = vec![format!("INFO timeout_turn {}", s.turn_ms)];
+        lines.extend(board_lines(board, board.side_to_move()));
+        let budget = (s.turn_ms > 0).then_some(s.turn_ms);
+        let Some(brain) = self.brain.as_mut() else {
+            return Err((Fault::Crash, "not running".into()));
+        };
+        let mut said = vec![];
+        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms), &mut said);
+        let point = answered_move(s, answer, elapsed_us, budget).and_then(|(x, y)| free_point(board, x, y));
+        match point {
+            Ok(p) => Ok((p, said)),
+            Err(e) => {
+                self.fault();
+                Err(e)
+            }
         }
     }
 
@@ -351,7 +381,7 @@ impl Game {
             Ok(b) => b,
             Err(e) => return Outcome::Fault(Fault::CannotStart, e),
         };
-        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms));
+        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms), &mut vec![]);
         match self.answered_point(s, side, answer, elapsed_us, budget) {
             Ok(p) => self.play(s, side, p, elapsed_us / 1000),
             Err((fault, detail)) => Outcome::Fault(fault, detail),
@@ -386,25 +416,10 @@ impl Game {
         elapsed_us: u64,
         budget: Option<u64>,
     ) -> Result<Pos, (Fault, String)> {
-        let elapsed = elapsed_us / 1000;
-        let line = match answer {
-            Received::Line(line) => line,
-            Received::Timeout => return Err((Fault::Timeout, format!("nothing after {elapsed} ms"))),
-            Received::Closed => return Err((Fault::Crash, String::new())),
-            Received::Flood => return Err((Fault::Malformed, "a flood of lines and no move".into())),
-        };
-        let (x, y) =
-            parse_move(line.trim_end()).ok_or_else(|| (Fault::Malformed, format!("'{}'", clip(&line))))?;
-        if budget.is_some_and(|b| elapsed > b + s.tolerance_ms) {
-            return Err((Fault::Timeout, format!("{elapsed} ms")));
-        }
+        let (x, y) = answered_move(s, answer, elapsed_us, budget)?;
         self.times[side.index()].push(AnswerTime { elapsed_us, budget_ms: budget });
-        self.used_ms[side.index()] += elapsed;
-        match self.board.pos(x, y) {
-            None => Err((Fault::OffBoard, format!("{x},{y}"))),
-            Some(p) if !self.board.is_empty(p) => Err((Fault::Occupied, p.to_string())),
-            Some(p) => Ok(p),
-        }
+        self.used_ms[side.index()] += elapsed_us / 1000;
+        free_point(&self.board, x, y)
     }
 
     /// Records the move and plays it, unless it ends the game.
@@ -422,6 +437,37 @@ impl Game {
                 Outcome::Continue
             }
         }
+    }
+}
+
+/// The point an answer names, if it came in time (`budget` and the tolerance) and is a move at all.
+fn answered_move(
+    s: &GameSettings,
+    answer: Received,
+    elapsed_us: u64,
+    budget: Option<u64>,
+) -> Result<(i64, i64), (Fault, String)> {
+    let elapsed = elapsed_us / 1000;
+    let line = match answer {
+        Received::Line(line) => line,
+        Received::Timeout => return Err((Fault::Timeout, format!("nothing after {elapsed} ms"))),
+        Received::Closed => return Err((Fault::Crash, String::new())),
+        Received::Flood => return Err((Fault::Malformed, "a flood of lines and no move".into())),
+    };
+    let (x, y) =
+        parse_move(line.trim_end()).ok_or_else(|| (Fault::Malformed, format!("'{}'", clip(&line))))?;
+    if budget.is_some_and(|b| elapsed > b + s.tolerance_ms) {
+        return Err((Fault::Timeout, format!("{elapsed} ms")));
+    }
+    Ok((x, y))
+}
+
+/// The point (x, y) of `board` if it is on the board and empty; `Err` is the fault.
+fn free_point(board: &Board, x: i64, y: i64) -> Result<Pos, (Fault, String)> {
+    match board.pos(x, y) {
+        None => Err((Fault::OffBoard, format!("{x},{y}"))),
+        Some(p) if !board.is_empty(p) => Err((Fault::Occupied, p.to_string())),
+        Some(p) => Ok(p),
     }
 }
 
@@ -449,14 +495,18 @@ fn board_lines(board: &Board, side: Color) -> Vec<String> {
 }
 
 /// Sends `lines` and waits for the answer until `limit_ms` after the first went (a day when `None`);
-/// the answer and the µs it took.
-fn ask(brain: &mut Brain, lines: &[String], limit_ms: Option<u64>) -> (Received, u64) {
+/// the answer and the µs it took. The MESSAGE lines printed meanwhile go to `said`.
+fn ask(
+    brain: &mut Brain,
+    lines: &[String],
+    limit_ms: Option<u64>,
+    said: &mut Vec<String>,
+) -> (Received, u64) {
     let started = Instant::now();
     let sent = lines.iter().try_for_each(|l| brain.send(l));
     let deadline = started + Duration::from_millis(limit_ms.unwrap_or(24 * 3600 * 1000));
-    let mut skipped = vec![];
     let answer = match sent {
-        Ok(()) => brain.recv_answer(deadline, &mut skipped),
+        Ok(()) => brain.recv_answer(deadline, said),
         Err(_) => Received::Closed,
     };
     (answer, started.elapsed().as_micros() as u64)

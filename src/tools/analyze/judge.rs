@@ -1,0 +1,214 @@
+//! Who says what a position is worth: our search ([`Search`]) or another Gomocup brain ([`Brain`]),
+//! each asked one position at a time for its move and, when it tells one, its score.
+//!
+//! Scores are from the side to move's view, on the judge's own scale (ours is `eval::score`'s). Our
+//! search answers some positions without evaluating them (a forced reply, the only move that does not
+//! lose at once): such an [`Opinion`] is marked `forced` and carries no score, and the analysis finds
+//! the position's worth past the reply.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::eval::score::{WIN, WIN_THRESHOLD};
+use crate::game::board::{Board, Pos};
+use crate::game::rules::Rules;
+use crate::player::timeman::{Budget, Clock};
+use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut};
+use crate::search::SearchPlayer;
+use crate::tools::referee::{GameSettings, Seat};
+
+/// What a judge says of one position.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Opinion {
+    /// The move it prefers.
+    pub best: Option<Pos>,
+    /// Its score of the position, from the side to move's view; `None` when it told none.
+    pub score: Option<i32>,
+    /// A forced reply, answered without an evaluation.
+    pub forced: bool,
+    /// A proven win it found by threats: the kind (`VCF` or `VCT`) and the line, both sides' moves.
+    pub proof: Option<(&'static str, Vec<Pos>)>,
+}
+
+/// A way of judging positions, one game at a time.
+pub trait Judge {
+    /// Readies the judge for a game of `rules` on a `width` x `height` board.
+    fn new_game(&mut self, rules: &Rules, width: usize, height: usize) -> Result<(), String>;
+    /// Its opinion of `board`, with the side to move to play.
+    fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String>;
+    /// Whether it tells scores at all (a judge that does not is not asked twice for one).
+    fn scores(&self) -> bool;
+}
+
+/// Our search with a time per position.
+pub struct Search {
+    player: SearchPlayer,
+    time_ms: u64,
+    threads: usize,
+}
+
+impl Search {
+    pub fn new(time_ms: u64, threads: usize) -> Search {
+        Search { player: SearchPlayer::default(), time_ms, threads }
+    }
+}
+
+impl Judge for Search {
+    fn new_game(&mut self, rules: &Rules, _: usize, _: usize) -> Result<(), String> {
+        // The table's keys know the stones, not the rules or the board: a new game may be of another
+        // kind, so it starts with an empty table.
+        self.player.clear();
+        self.player.prepare(rules);
+        Ok(())
+    }
+
+    fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
+        // A position's time is a move's time as a manager would give it, safety margin and all.
+        let clock = Clock { timeout_turn: self.time_ms as i64, timeout_match: 0, time_left: None };
+        let budget = Budget::new(&clock, Instant::now(), board.empty_count());
+        let limits = Limits::new(budget, self.threads, DEFAULT_MEMORY / 4);
+        let thought = self.player.think(board, rules, &limits, &AtomicBool::new(false));
+        let proof = match thought.shortcut {
+            Some(Shortcut::Vcf(line)) => Some(("VCF", line)),
+            Some(Shortcut::Vct(line)) => Some(("VCT", line)),
+            _ => None,
+        };
+        // Depth 0 is an answer without a search: a solver's proof or a five is a score; the block of
+        // a five or the only move left is not.
+        let proven = thought.score.is_some_and(|s| s.abs() >= WIN_THRESHOLD);
+        let forced = thought.depth == 0 && !proven && proof.is_none() && thought.mv.is_some();
+        Ok(Opinion { best: thought.mv, score: thought.score.filter(|_| !forced), forced, proof })
+    }
+
+    fn scores(&self) -> bool {
+        true
+    }
+}
+
+/// Another brain, spoken to as `match` speaks to it: START and INFO for each game, then for each
+/// position `INFO timeout_turn` and BOARD; its score comes from the MESSAGE lines it prints, when any
+/// can be read (see [`message_score`]).
+pub struct Brain {
+    seat: Seat,
+    settings: GameSettings,
+    /// It has told a score at least once.
+    told: bool,
+}
+
+impl Brain {
+    pub fn new(command: Vec<String>, time_ms: u64, threads: usize) -> Brain {
+        let settings = GameSettings {
+            rules: Rules::default(),
+            width: 15,
+            height: 15,
+            turn_ms: time_ms,
+            game_ms: 0,
+            tolerance_ms: 500,
+            start_timeout_ms: 10_000,
+            max_memory: DEFAULT_MEMORY,
+            threads,
+            max_stones: 0,
+            pause_ms: 0,
+            show_stderr: false,
+        };
+        // Named by its whole command: `bash fault.sh` says more than `bash`.
+        Brain { seat: Seat::new(command.join(" "), command), settings, told: false }
+    }
+}
+
+impl Judge for Brain {
+    fn new_game(&mut self, rules: &Rules, width: usize, height: usize) -> Result<(), String> {
+        (self.settings.rules, self.settings.width, self.settings.height) = (*rules, width, height);
+        self.seat.start(&self.settings).map_err(|(fault, detail)| fault_text(&self.seat.name, fault, &detail))
+    }
+
+    fn judge(&mut self, board: &Board, _: &Rules) -> Result<Opinion, String> {
+        let (mv, said) = self
+            .seat
+            .consult(&self.settings, board)
+            .map_err(|(fault, detail)| fault_text(&self.seat.name, fault, &detail))?;
+        let score = message_score(&said);
+        self.told |= score.is_some();
+        Ok(Opinion { best: Some(mv), score, forced: false, proof: None })
+    }
+
+    fn scores(&self) -> bool {
+        self.told
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        self.seat.close();
+    }
+}
+
+fn fault_text(name: &str, fault: impl std::fmt::Display, detail: &str) -> String {
+    if detail.is_empty() { format!("{name}: {fault}") } else { format!("{name}: {fault} ({detail})") }
+}
+
+/// The last score a brain's MESSAGE lines tell: a number after `eval` or `ev` (any case, after blanks,
+/// `:`, `=` or `|`), as Rapfi (`Eval 35`, `ev 35`) and we (`eval 35`, `eval +W7`) print it. A proven
+/// result is `+W7`/`-W7` (ours) or `+M7`/`-M7`: a win or loss in 7 plies.
+pub fn message_score(lines: &[String]) -> Option<i32> {
+    lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> =
+            line.split(|c: char| c.is_whitespace() || "|:=,".contains(c)).filter(|w| !w.is_empty()).collect();
+        words.windows(2).rev().find_map(|w| {
+            let key = w[0].to_ascii_lowercase();
+            (key == "eval" || key == "ev").then(|| score_word(w[1]))?
+        })
+    })
+}
+
+/// `35`, `-12`, `+W7`, `-M7`, `M7`.
+fn score_word(w: &str) -> Option<i32> {
+    if let Ok(v) = w.parse::<i32>() {
+        return Some(v.clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1));
+    }
+    let (sign, rest) = match w.as_bytes().first()? {
+        b'-' => (-1, &w[1..]),
+        b'+' => (1, &w[1..]),
+        _ => (1, w),
+    };
+    let plies: i32 = rest.strip_prefix(['W', 'M', 'w', 'm'])?.parse().ok()?;
+    (0..1000).contains(&plies).then_some(sign * (WIN - plies))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(lines: &[&str]) -> Option<i32> {
+        message_score(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn scores_are_read_from_rapfi_and_from_us() {
+        assert_eq!(said(&["MESSAGE Depth 12-20 | Eval 35 | Time 120ms"]), Some(35));
+        assert_eq!(said(&["MESSAGE depth 5 ev -40 n 1000"]), Some(-40));
+        assert_eq!(
+            said(&["MESSAGE depth 3 eval 10 nodes 5", "MESSAGE best h8 eval +W7 depth 9"]),
+            Some(WIN - 7)
+        );
+        assert_eq!(said(&["MESSAGE Eval -M4"]), Some(-(WIN - 4)));
+        // The last line that tells one counts; weights and words are not scores.
+        assert_eq!(said(&["MESSAGE eval 3", "MESSAGE weights: h8 weight 120"]), Some(3));
+        assert_eq!(said(&["MESSAGE evaluation pending", "MESSAGE eval soon"]), None);
+    }
+
+    #[test]
+    fn our_search_gives_its_move_and_a_score_and_marks_forced_replies() {
+        let mut judge = Search::new(200, 1);
+        let rules = Rules::default();
+        judge.new_game(&rules, 15, 15).unwrap();
+        // White must block black's four at l8: a forced reply, with no score of its own.
+        let four = Board::from_moves(15, 15, "h8h9i8g8j8i9k8").unwrap();
+        let o = judge.judge(&four, &rules).unwrap();
+        assert_eq!((o.best, o.score, o.forced), (Pos::from_notation("l8"), None, true));
+        // Black, to move with the four, has its five.
+        let five = Board::from_moves(15, 15, "h8h9i8g8j8i9k8j9").unwrap();
+        let o = judge.judge(&five, &rules).unwrap();
+        assert_eq!((o.best, o.score, o.forced), (Pos::from_notation("l8"), Some(WIN - 1), false));
+    }
+}

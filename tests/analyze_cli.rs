@@ -1,0 +1,247 @@
+//! `pbrain-quincunx analyze` through its real binary: a hand-made game in which white lets black's four
+//! through is read as a move list, a PSQ file and an SGF collection, and white's move is marked; the
+//! chart is well-formed with one point a move; broken records, faulty brains and command-line mistakes
+//! end with status 1 or 2, never a panic or a hang. Searches take 50 ms a position.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pbrain-quincunx");
+
+fn game(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/games").join(name).display().to_string()
+}
+
+fn fault_engine(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
+    format!("bash {}", path.display())
+}
+
+/// An empty directory of this test's own.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quincunx-analyze-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir
+}
+
+/// Runs `analyze` with `args` after a short time a position, with a watchdog: an analysis that hangs
+/// fails the test instead of hanging it.
+fn analyze(args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(["analyze", "--time", "50"])
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("analyze {args:?} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// One move of a table: its number, side, move played, values before and after, the preferred move
+/// and the marks.
+#[derive(Debug)]
+struct Row {
+    number: usize,
+    side: String,
+    played: String,
+    before: String,
+    after: String,
+    best: String,
+    marks: String,
+}
+
+/// The tables on stdout, one a game, each its rows.
+fn tables(out: &Output) -> Vec<Vec<Row>> {
+    tables_in(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn tables_in(text: &str) -> Vec<Vec<Row>> {
+    let mut games: Vec<Vec<Row>> = vec![];
+    for line in text.lines() {
+        if line.starts_with("== ") {
+            games.push(vec![]);
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(number) = words.first().and_then(|w| w.parse().ok()) else { continue };
+        let row = Row {
+            number,
+            side: words[1].into(),
+            played: words[2].into(),
+            before: words[3].into(),
+            after: words[4].into(),
+            best: words[5].into(),
+            marks: words[6..].join(" "),
+        };
+        games.last_mut().expect("a table has a header").push(row);
+    }
+    games
+}
+
+/// The blunder game (h8 h9 i8 g8 j8 i9 k8 j9 l8, or its last `moves` after set-up stones): black's k8
+/// makes a four, white's j9 does not block it at l8, and black's l8 is five.
+fn assert_white_lets_the_four_through(rows: &[Row], moves: usize) {
+    assert_eq!(rows.len(), moves, "{rows:?}");
+    let blunder = &rows[moves - 2];
+    assert_eq!((blunder.side.as_str(), blunder.played.as_str()), ("white", "j9"), "{rows:?}");
+    assert_eq!(blunder.best, "l8", "the block");
+    assert_eq!(blunder.after, "-W1", "black has its five");
+    assert!(blunder.marks.starts_with("mistake"), "{rows:?}");
+    let five = &rows[moves - 1];
+    assert_eq!((five.played.as_str(), five.before.as_str(), five.after.as_str()), ("l8", "+W1", "+W0"));
+    assert!(!five.marks.contains("mistake"), "{rows:?}");
+    assert!(rows.iter().enumerate().all(|(i, r)| r.number == i + 1));
+}
+
+#[test]
+fn a_missed_block_is_a_mistake_in_every_format() {
+    for file in ["blunder.txt", "blunder.psq"] {
+        let out = analyze(&["--no-svg", &game(file)]);
+        assert!(out.status.success(), "{file}: {out:?}");
+        let games = tables(&out);
+        assert_eq!(games.len(), 1, "{file}");
+        assert_white_lets_the_four_through(&games[0], 9);
+    }
+    // The SGF holds two games: the whole one, and one from set-up stones h8 and h9 whose main line
+    // ends with the five (a variation after j9 is not part of it).
+    let out = analyze(&["--no-svg", &game("blunder.sgf")]);
+    assert!(out.status.success(), "{out:?}");
+    let games = tables(&out);
+    assert_eq!(games.len(), 2);
+    assert_white_lets_the_four_through(&games[0], 9);
+    assert_white_lets_the_four_through(&games[1], 7);
+}
+
+/// Whether `svg` is well-formed as far as its tags go: each opened tag is closed in order, and
+/// nothing but tags and text is there.
+fn balanced(svg: &str) -> bool {
+    let mut open: Vec<&str> = vec![];
+    let mut rest = svg;
+    while let Some(start) = rest.find('<') {
+        let Some(len) = rest[start..].find('>') else { return false };
+        let tag = &rest[start + 1..start + len];
+        rest = &rest[start + len + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            if open.pop() != Some(name.trim()) {
+                return false;
+            }
+        } else if !tag.ends_with('/') {
+            open.push(tag.split_whitespace().next().unwrap_or(""));
+        }
+    }
+    open.is_empty() && !rest.contains('>')
+}
+
+#[test]
+fn each_game_has_a_well_formed_chart_with_one_point_a_move() {
+    let dir = scratch("charts");
+    let tables_file = dir.join("analysis.txt");
+    let out = analyze(&[
+        "--svg",
+        dir.to_str().unwrap(),
+        "--out",
+        tables_file.to_str().unwrap(),
+        &game("blunder.sgf"),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    // The tables went to --out, not to stdout.
+    assert!(out.stdout.is_empty());
+    let written = tables_in(&std::fs::read_to_string(&tables_file).expect("the tables"));
+    assert_eq!(written.iter().map(Vec::len).collect::<Vec<_>>(), [9, 7]);
+    for (file, moves) in [("blunder_sgf-1.svg", 9), ("blunder_sgf-2.svg", 7)] {
+        let svg = std::fs::read_to_string(dir.join(file)).expect("the chart");
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{file}");
+        assert!(balanced(&svg), "{file}");
+        assert_eq!(svg.matches("<circle").count(), moves, "{file}");
+    }
+    // The first game's players are `Black <one>` and `White & two`: escaped, not taken for markup.
+    let first = std::fs::read_to_string(dir.join("blunder_sgf-1.svg")).unwrap();
+    assert!(first.contains("Black &lt;one&gt;") && first.contains("White &amp; two"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broken_record_fails_alone_and_the_others_are_analysed() {
+    let dir = scratch("broken");
+    let occupied = dir.join("occupied.txt");
+    std::fs::write(&occupied, "h8 i9 h8\n").unwrap();
+    let unclosed = dir.join("unclosed.sgf");
+    std::fs::write(&unclosed, "(;GM[4]SZ[15];B[hh];W[ii]").unwrap();
+    let off_board = dir.join("off.psq");
+    std::fs::write(&off_board, "Piskvorky 15x15, 1:1, 0\n8,8,0\n16,3,0\n").unwrap();
+    let missing = dir.join("missing.sgf");
+    let mut args: Vec<String> =
+        [&occupied, &unclosed, &off_board, &missing].iter().map(|p| p.display().to_string()).collect();
+    args.insert(1, game("blunder.txt"));
+    args.insert(0, "--no-svg".into());
+    let out = analyze(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let games = tables(&out);
+    assert_eq!(games.len(), 1, "only the good game has a table");
+    assert_white_lets_the_four_through(&games[0], 9);
+    // A move after the five is a broken record too, and so is a board smaller than its moves.
+    let after = dir.join("after.txt");
+    std::fs::write(&after, "a1b1a2b2a3b3a4b4a5b5\n").unwrap();
+    assert_eq!(analyze(&["--no-svg", after.to_str().unwrap()]).status.code(), Some(1));
+    assert_eq!(analyze(&["--no-svg", "--size", "8", &game("blunder.txt")]).status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn command_line_mistakes_are_status_2() {
+    let file = game("blunder.txt");
+    for args in [
+        &[][..],
+        &["--bogus", &file],
+        &["--time", "0", &file],
+        &["--threads", "0", &file],
+        &["--margin", "many", &file],
+        &["--rule", "go", &file],
+        &["--size", "40", &file],
+        &["--svg", "d", "--no-svg", &file],
+        &["--engine", "'unclosed", &file],
+        &[&file, "--time"],
+    ] {
+        let out = analyze(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn another_brain_gives_its_moves_and_no_scores_when_it_prints_none() {
+    let weights = format!("{BIN} --player weights");
+    let out = analyze(&["--no-svg", "--engine", &weights, &game("blunder.psq")]);
+    assert!(out.status.success(), "{out:?}");
+    let games = tables(&out);
+    let rows = &games[0];
+    assert_eq!(rows.len(), 9);
+    assert!(rows.iter().all(|r| r.before == "-" && !r.marks.contains("mistake")), "{rows:?}");
+    assert!(rows.iter().all(|r| r.best.len() >= 2 && r.best != "-"), "{rows:?}");
+    // It blocks the four, as anyone would.
+    assert_eq!(rows[7].best, "l8");
+}
+
+#[test]
+fn a_brain_that_crashes_or_hangs_fails_its_games_and_nothing_waits() {
+    for (engine, limit) in [("crash", 20), ("hang", 20)] {
+        let started = Instant::now();
+        let e = fault_engine(engine);
+        let out = analyze(&["--no-svg", "--engine", &e, &game("blunder.txt"), &game("blunder.psq")]);
+        assert_eq!(out.status.code(), Some(1), "{engine}: {out:?}");
+        assert!(tables(&out).is_empty(), "{engine}");
+        assert!(started.elapsed() < Duration::from_secs(limit), "{engine}: {:?}", started.elapsed());
+    }
+}
