@@ -4,8 +4,11 @@
 //! end with status 1 or 2, never a panic or a hang. Searches take 50 ms a position.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::output_within_deadline;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-quincunx");
 
@@ -14,39 +17,20 @@ fn game(name: &str) -> String {
 }
 
 fn fault_engine(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
-    format!("bash {}", path.display())
+    common::fault_engine_command(name)
 }
 
 /// An empty directory of this test's own.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quincunx-analyze-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
+    common::scratch_dir("analyze-cli", test)
 }
 
 /// Runs `analyze` with `args` after a short time a position, with a watchdog: an analysis that hangs
 /// fails the test instead of hanging it.
 fn analyze(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(["analyze", "--time", "50"])
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("analyze {args:?} did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    output_within_deadline(
+        Command::new(BIN).args(["analyze", "--time", "50"]).args(args).env("RUST_BACKTRACE", "1"),
+    )
 }
 
 /// One move of a table: its number, side, move played, values before and after, the preferred move

@@ -7,7 +7,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+
+mod common;
+use common::output_within_deadline;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-quincunx");
 
@@ -16,16 +18,12 @@ fn weights() -> String {
 }
 
 fn fault_engine(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
-    format!("bash {}", path.display())
+    common::fault_engine_command(name)
 }
 
 /// An empty directory of this test's own.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quincunx-match-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
+    common::scratch_dir("match-cli", test)
 }
 
 /// An engine that leaves `marker` behind when it is started: a way to see whether the runner started
@@ -37,25 +35,13 @@ fn marking_engine(marker: &Path) -> String {
 /// Runs `match` with `args` (fast settings first, so that the test's own come after and win), with a
 /// watchdog: a runner that hangs fails the test instead of hanging it.
 fn run_match(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(["match", "--quiet", "--turn", "1000", "--pause", "0"])
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("match {args:?} did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("output")
+    output_within_deadline(
+        Command::new(BIN)
+            .args(["match", "--quiet", "--turn", "1000", "--pause", "0"])
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .env("RUST_BACKTRACE", "0"),
+    )
 }
 
 /// The first pairing's wins, losses and draws from the summary (`a vs b: +W -L =D ...`).

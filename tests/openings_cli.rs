@@ -13,6 +13,8 @@ use quincunx::threat::five_points;
 use quincunx::tools::opening::{check_stones, parse_openings};
 use quincunx::tools::opening_gen::{assess, patterns};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-quincunx");
 
 fn run(args: &[&str]) -> Output {
@@ -26,10 +28,7 @@ fn run(args: &[&str]) -> Output {
 
 /// An empty directory of this test's own.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quincunx-openings-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
+    common::scratch_dir("openings-cli", test)
 }
 
 /// The openings `openings` printed, placed on a `width` x `height` board.

@@ -7,8 +7,46 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use quincunx::game::board::{Board, Pos};
+
+/// Runs `cmd` with piped output and waits at most two minutes for it: a hang fails the test instead
+/// of hanging it.
+pub fn output_within_deadline(cmd: &mut Command) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{cmd:?} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// An empty directory of one test's own, `quincunx-<suite>-<pid>-<test>` under the system's temporary
+/// directory.
+pub fn scratch_dir(suite: &str, test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("quincunx-{suite}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir
+}
+
+/// The command that runs `tests/fault-engines/<name>.sh`, a scripted faulty brain.
+pub fn fault_engine_command(name: &str) -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
+    format!("bash {}", path.display())
+}
 
 /// `tests/data/<rel>` from the package root.
 pub fn data_path(rel: &str) -> PathBuf {

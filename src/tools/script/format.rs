@@ -43,6 +43,11 @@ pub enum Step {
 impl Step {
     /// Whether the step checks something the engine does (rather than doing something to it).
     pub(super) fn is_check(&self) -> bool {
+        self.reads_output() || matches!(self, Step::Exit(_))
+    }
+
+    /// Whether the step reads what the engine writes (an answer, a message, or silence).
+    pub(super) fn reads_output(&self) -> bool {
         matches!(
             self,
             Step::Exact(_)
@@ -51,7 +56,6 @@ impl Step {
                 | Step::OneOf(_)
                 | Step::Message(_)
                 | Step::Silent(_)
-                | Step::Exit(_)
         )
     }
 }

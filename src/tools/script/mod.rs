@@ -432,17 +432,7 @@ impl Session {
         if failure.is_some_and(Failure::loses_engine) {
             self.lost = Some(line);
         }
-        let after = matches!(
-            step,
-            Step::Exact(_)
-                | Step::Pattern(_)
-                | Step::Move
-                | Step::OneOf(_)
-                | Step::Message(_)
-                | Step::Silent(_)
-        )
-        .then(|| self.last_sent.clone())
-        .flatten();
+        let after = step.reads_output().then(|| self.last_sent.clone()).flatten();
         StepReport {
             line,
             step: describe(step),
