@@ -196,6 +196,10 @@ impl Seat {
         };
         let mut said = vec![];
         let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms), &mut said);
+        // As after a game's turn: Rapfi 0.43 drops a command sent microseconds after its answer.
+        if s.pause_ms > 0 {
+            std::thread::sleep(Duration::from_millis(s.pause_ms));
+        }
         let point = answered_move(s, answer, elapsed_us, budget).and_then(|(x, y)| free_point(board, x, y));
         match point {
             Ok(p) => Ok((p, said)),

@@ -108,7 +108,8 @@ impl Brain {
             max_memory: DEFAULT_MEMORY,
             threads,
             max_stones: 0,
-            pause_ms: 0,
+            // `match`'s default pause after an answer (see `GameSettings::pause_ms`).
+            pause_ms: 3,
             show_stderr: false,
         };
         // Named by its whole command: `bash fault.sh` says more than `bash`.
