@@ -56,8 +56,10 @@ pub struct Answer {
 const FIRST_ROUND_DEPTH: u64 = 2;
 /// The deepest round without a depth limit.
 const LAST_ROUND_DEPTH: u64 = 60;
-/// `YXBALANCETWO` tries this many of the mover's best first stones.
+/// `YXBALANCETWO` tries this many first stones.
 const BALANCE_FIRST_STONES: usize = 4;
+/// A balance candidate's search may spend `CHILD_NODES * 2^depth` nodes.
+const CHILD_NODES: u64 = 1000;
 /// Candidate cells for a balanced move: empty points this close (king's moves) to a stone.
 const BALANCE_RADIUS: i32 = 2;
 
@@ -216,7 +218,11 @@ fn score_at(
     stop: &AtomicBool,
     depth: u64,
 ) -> Option<Thought> {
-    let sub = Limits { max_depth: Some(depth), exclude: vec![], watch: None, ..limits.clone() };
+    // A node cap that grows with the depth bounds what a player spends before its search (the root's
+    // threat solvers take their share of the limit), which a round repeats for every candidate.
+    let cap = CHILD_NODES.saturating_mul(1 << depth.min(40));
+    let max_nodes = Some(limits.max_nodes.map_or(cap, |n| n.min(cap)));
+    let sub = Limits { max_depth: Some(depth), max_nodes, exclude: vec![], watch: None, ..limits.clone() };
     let t = player.think(board, rules, &sub, stop);
     let score = t.score?;
     (t.mv.is_some() && (t.depth > 0 || score.abs() >= WIN_THRESHOLD) && !cut(limits, stop)).then_some(t)
@@ -234,17 +240,18 @@ fn balance(
     bias: i32,
 ) -> Answer {
     let firsts = balance_candidates(board, rules);
-    // The mover's natural first stones (YXBALANCETWO): its best few by a shallow look.
+    // YXBALANCETWO's first stones: the few that leave the position nearest the bias by a shallow look
+    // (the mover's best stones leave it too good for any answer to even out).
     let firsts: Vec<Pos> = if two {
         let mut scored: Vec<(i32, Pos)> = firsts
             .iter()
             .filter_map(|&m| {
                 let t = score_at(player, &after(board, &[m]), rules, limits, stop, FIRST_ROUND_DEPTH)?;
-                Some((t.score?, m))
+                // The child's score is the opponent's.
+                Some(((-t.score? - bias).abs(), m))
             })
             .collect();
-        // The child's score is the opponent's: the mover's best first.
-        scored.sort_by_key(|&(s, m)| (s, m));
+        scored.sort_by_key(|&(distance, m)| (distance, m));
         scored.into_iter().take(BALANCE_FIRST_STONES).map(|(_, m)| m).collect()
     } else {
         firsts
