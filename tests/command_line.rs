@@ -121,3 +121,22 @@ fn bench_searches_a_file_of_positions() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--threads 4` searches on four threads even where the process may use one core: the helpers run
+/// beside the main thread and their table entries change its node count, where helpers queued behind
+/// it would leave the count exactly one thread's.
+#[test]
+fn four_threads_search_at_once_on_one_core() {
+    let nodes = |threads: &str| {
+        let o = Command::new("taskset")
+            .args(["-c", "0", env!("CARGO_BIN_EXE_pbrain-quincunx"), "bench", "11", "--threads", threads])
+            .stdin(Stdio::null())
+            .output()
+            .expect("taskset (util-linux) starts the binary");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let last = out.lines().last().unwrap_or_default().to_string();
+        last.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()).expect("nodes N nps M time T ms")
+    };
+    assert_ne!(nodes("4"), nodes("1"));
+}

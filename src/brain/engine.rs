@@ -22,7 +22,7 @@ use crate::brain::swap2::{self, Swap2Answer};
 use crate::game::board::{Board, BoardError, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules};
 use crate::player::timeman::{Budget, Clock};
-use crate::player::{DEFAULT_MEMORY, Limits, Player, Watch};
+use crate::player::{DEFAULT_MEMORY, Limits, MAX_THREADS, Player, Watch};
 
 /// One typed `INFO` setting (the protocol parses the text).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +80,9 @@ pub struct Settings {
     pub captures: Option<(usize, usize)>,
     /// `INFO show_detail` (Yixin-Board): 1 realtime lines, 2 detail lines, 3 both.
     pub show_detail: u8,
+    /// `INFO hash_size` (Yixin-Board), in bytes: the table the player is asked for; `None` (or 0 sent)
+    /// lets it size its table from the memory.
+    pub hash_size: Option<u64>,
 }
 
 impl Default for Settings {
@@ -97,6 +100,7 @@ impl Default for Settings {
             variant: GameVariant::Gomoku,
             captures: None,
             show_detail: 0,
+            hash_size: None,
         }
     }
 }
@@ -164,6 +168,8 @@ pub struct Engine {
     player: Arc<dyn Player>,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
+    /// The rules changed while a thought was under way: they take effect when it ends.
+    rules_changed: bool,
 }
 
 impl Engine {
@@ -175,6 +181,7 @@ impl Engine {
             player,
             stop: Arc::new(AtomicBool::new(false)),
             worker: None,
+            rules_changed: false,
         }
     }
 
@@ -252,6 +259,10 @@ impl Engine {
             Info::MaxMemory(v) => s.max_memory = v,
             Info::GameType(v) => s.game_type = v,
             Info::Folder(v) => s.folder = Some(v),
+            Info::ThreadNum(v) if v > MAX_THREADS => {
+                s.thread_num = MAX_THREADS;
+                return Some(format!("thread_num {v} capped: {MAX_THREADS} threads at most"));
+            }
             Info::ThreadNum(v) => s.thread_num = v,
             Info::MaxDepth(v) => s.max_depth = v,
             Info::MaxNode(v) => s.max_node = v,
@@ -278,14 +289,19 @@ impl Engine {
                 }
                 s.show_detail = v;
             }
-            // The table takes a quarter of the memory (`search::tt_bytes`).
-            Info::HashSize(kib) => s.max_memory = kib.saturating_mul(4 << 10),
+            Info::HashSize(kib) => s.hash_size = (kib > 0).then(|| kib.saturating_mul(1 << 10)),
         }
         None
     }
 
     /// The rules from the settings: the variant decides, the mask and line length apply to gomoku.
+    /// During a thought they wait for its end: the search under way still writes the table, and an
+    /// entry it wrote under the old rules must not survive the clearing.
     fn update_rules(&mut self) {
+        if self.worker.is_some() {
+            self.rules_changed = true;
+            return;
+        }
         let s = &self.settings;
         let before = self.rules;
         self.rules = match s.variant {
@@ -295,9 +311,7 @@ impl Engine {
             GameVariant::GPente => Rules::g_pente(),
         };
         // The game under way captures from now on, or stops capturing.
-        if self.worker.is_none()
-            && let Some(b) = self.game.as_mut()
-        {
+        if let Some(b) = self.game.as_mut() {
             b.set_capture(self.rules.capture_rule());
         }
         if self.rules != before {
@@ -427,6 +441,7 @@ impl Engine {
         let empty = board.empty_count();
         let s = &self.settings;
         let limits = Limits {
+            table: s.hash_size,
             max_depth: (s.max_depth > 0).then_some(s.max_depth),
             max_nodes: (s.max_node > 0).then_some(s.max_node),
             watch,
@@ -469,6 +484,15 @@ impl Engine {
             // take the brain down: fall back to any legal move below.
             let _ = h.join();
         }
+        let played = self.play_answer(answer);
+        // Rules sent during the thought apply from now on: the move played was found under the old.
+        if std::mem::take(&mut self.rules_changed) {
+            self.update_rules();
+        }
+        played
+    }
+
+    fn play_answer(&mut self, answer: &Answer) -> Result<Vec<Pos>, EngineError> {
         let b = self.game.as_mut().ok_or(EngineError::NoGame)?;
         let mv = answer.thought.mv.filter(|&p| b.is_empty(p)).or_else(|| b.points().find(|&p| b.is_empty(p)));
         let p = mv.ok_or(EngineError::BoardFull)?;
@@ -581,5 +605,87 @@ mod tests {
         assert_eq!(clears(), 3, "15x15 to 20x20");
         engine.restart().expect("RESTART");
         assert_eq!(clears(), 3, "the same board again");
+    }
+
+    /// A player that thinks until it is let go, and notes what it was told.
+    #[derive(Default)]
+    struct Held {
+        go: AtomicBool,
+        started: AtomicBool,
+        thinking: AtomicBool,
+        clears: AtomicUsize,
+        clears_while_thinking: AtomicUsize,
+        limits: std::sync::Mutex<Option<Limits>>,
+    }
+
+    impl Player for Held {
+        fn name(&self) -> String {
+            "held".into()
+        }
+        fn think(&self, b: &Board, _: &Rules, limits: &Limits, _: &AtomicBool) -> Thought {
+            *self.limits.lock().unwrap() = Some(limits.clone());
+            self.thinking.store(true, Ordering::SeqCst);
+            self.started.store(true, Ordering::SeqCst);
+            while !self.go.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.thinking.store(false, Ordering::SeqCst);
+            Thought { mv: b.points().find(|&p| b.is_empty(p)), ..Thought::default() }
+        }
+        fn clear(&self) {
+            self.clears.fetch_add(1, Ordering::SeqCst);
+            if self.thinking.load(Ordering::SeqCst) {
+                self.clears_while_thinking.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Thinks with `player` on an empty 15x15 board and returns the answer when `during` has run.
+    fn think_through(engine: &mut Engine, player: &Held, during: impl FnOnce(&mut Engine)) -> Vec<Pos> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        engine.think(Instant::now(), Task::Move, None, move |a| tx.send(a).unwrap()).expect("thinks");
+        while !player.started.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        during(engine);
+        player.go.store(true, Ordering::SeqCst);
+        let answer = rx.recv().expect("an answer");
+        engine.finish(&answer).expect("a move")
+    }
+
+    #[test]
+    fn a_rule_sent_during_a_thought_clears_the_table_after_it() {
+        let player = Arc::new(Held::default());
+        let mut engine = Engine::new(player.clone());
+        engine.new_game(15, 15).expect("START 15");
+        think_through(&mut engine, &player, |e| {
+            e.apply(Info::Rule(4));
+            assert_eq!(e.rules(), Rules::default(), "the thought's rules hold until it ends");
+        });
+        assert_eq!(player.clears_while_thinking.load(Ordering::SeqCst), 0, "the search still writes it");
+        assert_eq!(player.clears.load(Ordering::SeqCst), 1, "cleared once the thought is over");
+        assert_eq!(engine.rules(), Rules::from_mask(4, 5).0, "renju from the next thought on");
+    }
+
+    #[test]
+    fn hash_size_asks_the_player_for_a_table_and_leaves_the_memory_alone() {
+        let player = Arc::new(Held::default());
+        let mut engine = Engine::new(player.clone());
+        engine.new_game(15, 15).expect("START 15");
+        assert_eq!(engine.apply(Info::HashSize(8192)), None);
+        player.go.store(true, Ordering::SeqCst);
+        think_through(&mut engine, &player, |_| {});
+        let limits = player.limits.lock().unwrap().clone().expect("thought");
+        assert_eq!(limits.table, Some(8 << 20));
+        assert_eq!(limits.memory, DEFAULT_MEMORY);
+    }
+
+    #[test]
+    fn thread_num_is_capped_at_the_advertised_maximum() {
+        let mut engine = Engine::new(Arc::new(Forgetful::default()));
+        assert_eq!(engine.apply(Info::ThreadNum(MAX_THREADS)), None);
+        assert_eq!(engine.settings().thread_num, MAX_THREADS);
+        assert!(engine.apply(Info::ThreadNum(MAX_THREADS + 1)).is_some(), "a capped value is reported");
+        assert_eq!(engine.settings().thread_num, MAX_THREADS);
     }
 }

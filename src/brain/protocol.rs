@@ -30,7 +30,7 @@ use crate::brain::analysis::{Answer, Task};
 use crate::brain::engine::{Engine, GameVariant, Info};
 use crate::eval::score::{WIN_THRESHOLD, score_text, win_rate};
 use crate::game::board::Pos;
-use crate::player::{Iteration, Progress, Shortcut, Thought, Watch};
+use crate::player::{Iteration, MAX_THREADS, Progress, Shortcut, Thought, Watch};
 
 /// Lines longer than this are refused whole (a manager never sends one; a fuzzer does).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -200,7 +200,7 @@ pub fn parse_info(key: &str, value: &str) -> Result<Option<Info>, String> {
         "game_type" => Info::GameType(num()?),
         "rule" => Info::Rule(num()?),
         "folder" => Info::Folder(value.to_string()),
-        "thread_num" => Info::ThreadNum(unsigned()?.min(1024) as usize),
+        "thread_num" => Info::ThreadNum(usize::try_from(unsigned()?).unwrap_or(usize::MAX)),
         "max_depth" => Info::MaxDepth(unsigned()?),
         "max_node" => Info::MaxNode(unsigned()?),
         "line_length" => {
@@ -749,8 +749,7 @@ const REALTIME_DEPTH: i32 = 8;
 const REALTIME_AFTER: std::time::Duration = std::time::Duration::from_millis(200);
 /// The most lines `YXNBEST` gives.
 pub const MAX_NBEST: i64 = 64;
-/// What `YXSHOWINFO` offers a GUI: the threads and the hash size (as Rapfi answers).
-const MAX_THREADS: usize = 256;
+/// What `YXSHOWINFO` offers a GUI besides the threads: the hash size (as Rapfi answers).
 const MAX_HASH_SIZE: usize = 30;
 
 /// Yixin-Board's `INFO` block for one line of `numpv` (the `k`-th, from 0), with the search's counts when

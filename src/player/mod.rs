@@ -18,6 +18,9 @@ use crate::player::timeman::Budget;
 /// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
 
+/// The most threads a player is given (`INFO thread_num` above it is capped, and `YXSHOWINFO` says so).
+pub const MAX_THREADS: usize = 256;
+
 /// Limits of one thought beyond time, and what else it is asked (Yixin-Board's analysis).
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -28,6 +31,9 @@ pub struct Limits {
     pub threads: usize,
     /// Bytes the player may use for its tables.
     pub memory: u64,
+    /// Bytes asked for the hash table itself (Yixin-Board's `INFO hash_size`), within `memory`; `None`:
+    /// the player sizes its table from `memory`.
+    pub table: Option<u64>,
     /// Moves the player must not choose (the lines `YXNBEST` has already given); empty in a game.
     /// When every move it would consider is excluded it answers no move.
     pub exclude: Vec<Pos>,
@@ -38,7 +44,16 @@ pub struct Limits {
 impl Limits {
     /// A game's limits: the budget, the threads and the memory, nothing excluded, nobody watching.
     pub fn new(budget: Budget, threads: usize, memory: u64) -> Limits {
-        Limits { budget, max_depth: None, max_nodes: None, threads, memory, exclude: vec![], watch: None }
+        Limits {
+            budget,
+            max_depth: None,
+            max_nodes: None,
+            threads,
+            memory,
+            table: None,
+            exclude: vec![],
+            watch: None,
+        }
     }
 }
 

@@ -123,8 +123,9 @@ pub fn run_bench(bench: &Bench) -> BenchReport {
         let tt = Tt::new(16 << 20);
         let Ok(board) = Board::from_moves(*size, *size, moves) else { continue };
         let t = Instant::now();
+        let pool = player.pool(bench.threads);
         let setup = search::Setup {
-            threads: bench.threads.max(1),
+            pool: pool.as_deref(),
             ..search::Setup::fixed_depth(&pats, &tt, bench.depth, &stop)
         };
         let o = search::run(&board, &setup);

@@ -182,19 +182,22 @@ fn from_tt(v: i32, ply: i32) -> i32 {
 pub struct SearchPlayer {
     patterns: Mutex<Option<Arc<Patterns>>>,
     tt: Mutex<Option<Arc<Tt>>>,
+    /// The threads of the last search with more than one (see [`SearchPlayer::pool`]).
+    pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
     /// Run the VCT solver at the root (on by default; off gives a cheaper, purely alpha-beta player).
     pub vct: bool,
 }
 
 impl Default for SearchPlayer {
     fn default() -> SearchPlayer {
-        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), vct: true }
+        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), pool: Mutex::new(None), vct: true }
     }
 }
 
-/// Table size for a memory budget: a quarter of it, at most 256 MB, at least 1 MB.
-pub fn tt_bytes(memory: u64) -> u64 {
-    (memory / 4).clamp(1 << 20, 256 << 20)
+/// Table size for a memory budget: the size asked for (within the budget), else a quarter of the
+/// budget; at least 1 MB, at most 256 MB.
+pub fn tt_bytes(memory: u64, asked: Option<u64>) -> u64 {
+    asked.map_or(memory / 4, |b| b.min(memory)).clamp(1 << 20, 256 << 20)
 }
 
 impl SearchPlayer {
@@ -209,6 +212,37 @@ impl SearchPlayer {
         let p = Arc::new(Patterns::new(rules)?);
         *cache = Some(Arc::clone(&p));
         Some(p)
+    }
+
+    /// A pool of exactly `threads` threads for a search on that many, kept while the count stays the
+    /// same; `None` for one thread (the caller's own) or when the system refuses the threads. A pool of
+    /// its own, not rayon's global one: that has a thread a core, and helpers beyond it would wait for
+    /// the search to end.
+    pub fn pool(&self, threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+        if threads <= 1 {
+            return None;
+        }
+        let mut cache = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.as_ref()
+            && p.current_num_threads() == threads
+        {
+            return Some(Arc::clone(p));
+        }
+        let built = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("search-{i}"))
+            .build();
+        match built {
+            Ok(p) => {
+                let p = Arc::new(p);
+                *cache = Some(Arc::clone(&p));
+                Some(p)
+            }
+            Err(e) => {
+                log::warn!("cannot start {threads} search threads ({e}): searching on one");
+                None
+            }
+        }
     }
 
     fn table(&self, bytes: u64) -> Arc<Tt> {
@@ -235,14 +269,15 @@ impl Player for SearchPlayer {
             // Line lengths beyond the pattern tables: the weight matrix plays.
             return WeightMatrix::default().think(board, rules, limits, stop);
         };
-        let tt = self.table(tt_bytes(limits.memory));
+        let tt = self.table(tt_bytes(limits.memory, limits.table));
         let max_depth = limits.max_depth.map_or(60, |d| d.clamp(1, 60) as i32);
+        let pool = self.pool(limits.threads);
         let setup = Setup {
             pats,
             tt: &tt,
             limits: Some(limits),
             max_depth,
-            threads: limits.threads,
+            pool: pool.as_deref(),
             stop,
             use_vct: self.vct,
             progress: limits.watch.as_ref().map(|w| &*w.0 as &(dyn Fn(&Progress) + Sync)),

@@ -31,7 +31,9 @@ pub struct Setup<'a> {
     /// Time and node limits; `None` for a fixed-depth search (bench).
     pub limits: Option<&'a Limits>,
     pub max_depth: i32,
-    pub threads: usize,
+    /// The threads to search on, the main thread among them (`SearchPlayer::pool`); `None`: this
+    /// thread alone.
+    pub pool: Option<&'a rayon::ThreadPool>,
     pub stop: &'a AtomicBool,
     /// Run the VCT solver at the root.
     pub use_vct: bool,
@@ -52,7 +54,7 @@ impl<'a> Setup<'a> {
             tt,
             limits: None,
             max_depth: depth,
-            threads: 1,
+            pool: None,
             stop,
             use_vct: false,
             progress: None,
@@ -273,103 +275,127 @@ impl Shared {
     }
 }
 
-/// Step 3: iterative deepening on this thread with `setup.threads - 1` helpers alongside.
+/// Step 3: iterative deepening on this thread, with a helper on each other thread of the pool.
 fn deepen(
     pos: &Position,
     setup: &Setup,
     shared: &Shared,
-    mut root_moves: Vec<usize>,
-    mut nodes: u64,
+    root_moves: Vec<usize>,
+    nodes: u64,
     started: Instant,
 ) -> Outcome {
+    let main_line = |moves: Vec<usize>| lead(pos, setup, shared, moves, started);
+    let (result, iterations, lead_nodes) = match setup.pool {
+        // The main line runs on one of the pool's threads, a helper on each of the others: every thread
+        // asked for searches at once, whatever the machine's cores.
+        Some(pool) => pool.scope(|scope| {
+            for _ in 1..pool.current_num_threads() {
+                let (pos, moves) = (pos.clone(), root_moves.clone());
+                scope.spawn(move |_| help(pos, moves, setup, shared));
+            }
+            main_line(root_moves)
+        }),
+        None => main_line(root_moves),
+    };
+    let (best, score, depth) = result;
+    Outcome {
+        mv: Some(pos.pos_of(best)),
+        score,
+        depth,
+        nodes: nodes + lead_nodes,
+        shortcut: None,
+        iterations,
+    }
+}
+
+/// The main thread's deepening: its result (best move, score, depth), its iterations and its nodes.
+fn lead(
+    pos: &Position,
+    setup: &Setup,
+    shared: &Shared,
+    mut root_moves: Vec<usize>,
+    started: Instant,
+) -> ((usize, i32, i32), Vec<Iteration>, u64) {
     let mut iterations = vec![];
     let mut result = (root_moves[0], 0, 0);
-    rayon::scope(|scope| {
-        for _ in 1..setup.threads.max(1) {
-            let (pos, moves) = (pos.clone(), root_moves.clone());
-            scope.spawn(move |_| help(pos, moves, setup, shared));
-        }
-        let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
-        w.watch = setup.progress;
-        if setup.threads > 1 {
-            w.busy = Some(&shared.busy);
-            w.completed = Some(&shared.completed);
-        }
-        let mut pv = vec![];
-        // Completed iterations in a row that claimed a win.
-        let mut claims = 0;
-        let mut depth = 1;
-        while depth <= setup.max_depth {
-            let score = w.root(&mut root_moves, depth, &mut pv, (result.2 > 0).then_some(result.1));
-            if w.aborted && setup.stop.load(Ordering::Relaxed) {
-                // Out of time (or stopped): a partial iteration counts when its best move beat the
-                // previous choice and no thread has completed this depth since.
-                if let Some(score) = score
-                    && shared.completed.load(Ordering::Relaxed) < depth
-                {
-                    result = (root_moves[0], score, depth - 1);
-                    let elapsed = started.elapsed();
-                    iterations.push(Iteration {
-                        depth,
-                        score,
-                        best: w.pos.pos_of(root_moves[0]),
-                        pv: vec![],
-                        nodes: w.nodes,
-                        nps: nodes_per_second(w.nodes, elapsed),
-                        time: elapsed,
-                        partial: true,
-                    });
-                } else {
-                    // A helper may have completed a deeper iteration since the last one taken here.
-                    let p = shared.deepest(root_moves[0]);
-                    if p.depth > result.2 {
-                        result = (p.mv, p.score, p.depth);
-                    }
-                }
-                break;
-            }
+    let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+    w.watch = setup.progress;
+    if setup.pool.is_some() {
+        w.busy = Some(&shared.busy);
+        w.completed = Some(&shared.completed);
+    }
+    let mut pv = vec![];
+    // Completed iterations in a row that claimed a win.
+    let mut claims = 0;
+    let mut depth = 1;
+    while depth <= setup.max_depth {
+        let score = w.root(&mut root_moves, depth, &mut pv, (result.2 > 0).then_some(result.1));
+        if w.aborted && setup.stop.load(Ordering::Relaxed) {
+            // Out of time (or stopped): a partial iteration counts when its best move beat the
+            // previous choice and no thread has completed this depth since.
             if let Some(score) = score
-                && !w.aborted
+                && shared.completed.load(Ordering::Relaxed) < depth
             {
-                shared.publish(depth, root_moves[0], score, &pv);
+                result = (root_moves[0], score, depth - 1);
+                let elapsed = started.elapsed();
+                iterations.push(Iteration {
+                    depth,
+                    score,
+                    best: w.pos.pos_of(root_moves[0]),
+                    pv: vec![],
+                    nodes: w.nodes,
+                    nps: nodes_per_second(w.nodes, elapsed),
+                    time: elapsed,
+                    partial: true,
+                });
+            } else {
+                // A helper may have completed a deeper iteration since the last one taken here.
+                let p = shared.deepest(root_moves[0]);
+                if p.depth > result.2 {
+                    result = (p.mv, p.score, p.depth);
+                }
             }
-            // Aborted without the stop flag: a helper completed this depth first.
-            w.aborted = false;
-            let p = shared.deepest(root_moves[0]);
-            if p.depth < depth {
-                break;
-            }
-            result = (p.mv, p.score, p.depth);
-            // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
-            // 300 ms with one, 40.3% without): the VCTs it finds come when the game is already gone.
-            // The next iteration starts from the deepest best move.
-            if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
-                root_moves[..=k].rotate_right(1);
-            }
-            let iteration = completed_iteration(&w, shared, &p, started);
-            if let Some(tell) = setup.progress {
-                tell(&Progress::Iteration(iteration.clone()));
-            }
-            iterations.push(iteration);
-            // A win the search claims is believed only once deeper iterations repeat it: a shallow
-            // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
-            // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
-            // finds the defence it hid (43.1% of 640 against Rapfi at 300 ms, 41.5% with loss claims).
-            claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
-            if claims >= CLAIM_ITERATIONS {
-                break;
-            }
-            if setup.limits.is_some_and(|l| l.budget.past_soft()) {
-                break;
-            }
-            depth = p.depth + 1;
+            break;
         }
-        nodes += w.nodes;
-        shared.done.store(true, Ordering::Relaxed);
-        shared.helper_stop.store(true, Ordering::Relaxed);
-    });
-    let (best, score, depth) = result;
-    Outcome { mv: Some(pos.pos_of(best)), score, depth, nodes, shortcut: None, iterations }
+        if let Some(score) = score
+            && !w.aborted
+        {
+            shared.publish(depth, root_moves[0], score, &pv);
+        }
+        // Aborted without the stop flag: a helper completed this depth first.
+        w.aborted = false;
+        let p = shared.deepest(root_moves[0]);
+        if p.depth < depth {
+            break;
+        }
+        result = (p.mv, p.score, p.depth);
+        // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
+        // 300 ms with one, 40.3% without): the VCTs it finds come when the game is already gone.
+        // The next iteration starts from the deepest best move.
+        if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
+            root_moves[..=k].rotate_right(1);
+        }
+        let iteration = completed_iteration(&w, shared, &p, started);
+        if let Some(tell) = setup.progress {
+            tell(&Progress::Iteration(iteration.clone()));
+        }
+        iterations.push(iteration);
+        // A win the search claims is believed only once deeper iterations repeat it: a shallow
+        // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
+        // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
+        // finds the defence it hid (43.1% of 640 against Rapfi at 300 ms, 41.5% with loss claims).
+        claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
+        if claims >= CLAIM_ITERATIONS {
+            break;
+        }
+        if setup.limits.is_some_and(|l| l.budget.past_soft()) {
+            break;
+        }
+        depth = p.depth + 1;
+    }
+    shared.done.store(true, Ordering::Relaxed);
+    shared.helper_stop.store(true, Ordering::Relaxed);
+    (result, iterations, w.nodes)
 }
 
 /// A helper thread's deepening: alongside the main thread, past the deepest depth any thread has

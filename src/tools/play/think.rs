@@ -29,7 +29,7 @@ pub(super) struct EngineSide {
 
 impl EngineSide {
     pub(super) fn new() -> EngineSide {
-        EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4)) }
+        EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4, None)) }
     }
 }
 
@@ -78,12 +78,13 @@ pub(super) fn think(
         let th = engine.player.think(board, &rules, &limits, &stop);
         return Ok(Reply { mv: th.mv, score: None, text: String::new() });
     };
+    let pool = engine.player.pool(limits.threads);
     let setup = Setup {
         pats,
         tt: &engine.tt,
         limits: Some(&limits),
         max_depth: t.cfg.depth.map_or(60, |d| d.clamp(1, 60) as i32),
-        threads: limits.threads,
+        pool: pool.as_deref(),
         stop: &stop,
         use_vct: true,
         progress: None,
