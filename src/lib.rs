@@ -5,12 +5,20 @@
 //! board and the rules), [`player`] (what a player is, and its time), [`eval`] (the incremental
 //! position and the evaluation), [`threat`] (the VCF/VCT solvers), [`search`] (the alpha-beta search),
 //! [`brain`] (the engine and the protocol), [`tools`] (the manager-side programs: `match`, `script`,
-//! `play`).
+//! `play`, `analyze`, the openings generator).
+
+// In layer order: each folder imports only from those above it. The blank lines keep rustfmt from
+// sorting them.
+pub mod game;
+
+pub mod player;
+
+pub mod eval;
+
+pub mod threat;
+
+pub mod search;
 
 pub mod brain;
-pub mod eval;
-pub mod game;
-pub mod player;
-pub mod search;
-pub mod threat;
+
 pub mod tools;

@@ -7,9 +7,8 @@
 //! scores are logits (hundredths) of a conditional logit model, fitted by maximum likelihood to the
 //! moves Rapfi (classical weights) and PentaZen chose in 10868 quiet positions of their games against
 //! Quincunx (300 ms a move, freestyle, 15x15; no open-four or five point on the board). On a held-out
-//! fifth of them the played move was the first choice 28.8% of the time and among the first 14 (a
-//! quiet node's limit) 92.1%, where the weight matrix scores 24.4% and 88.0% (+18 ± 24 Elo, 800 games
-//! of 100 ms self-play).
+//! fifth of them it ranks the played move first, and among a quiet node's first 14, more often than
+//! the weight matrix does (docs/search.md §6, Prior).
 //!
 //! Per side (the mover, then the opponent): each line's shape, the cell's class, and the pair of its
 //! two strongest line shapes (a four with a three is worth more than the sum of its parts). Classes

@@ -16,10 +16,8 @@ pub const WIN_THRESHOLD: i32 = WIN - 1000;
 /// which the fit knows nothing of.
 ///
 /// The margins taken from Rapfi (reverse futility, fail-high reduction, razoring, aspiration) apply to
-/// this value as it is, though it spreads about half as wide as Rapfi's (standard deviation 259
-/// against 525 over 543 positions, correlation 0.885): the margins are tuned to this scale from both
-/// sides (doubled: 35.3%, three quarters: 35.9% of 320 against Rapfi at 300 ms, where this scored
-/// about 41%).
+/// this value as it is, though it spreads about half as wide as Rapfi's: scaled up or down to meet
+/// them, the evaluation played worse (docs/search.md §9, Scale).
 pub fn evaluate(pos: &Position) -> i32 {
     if pos.capture_rule().is_none() {
         let v = pos.fitted_eval() / 10;

@@ -39,23 +39,20 @@ pub const CLASS_BONUS: [i32; Class::COUNT] = [0, 0, 0, 120, 0, 250, 600, 3000, 0
 /// waiting side's is worth about half of that. A cell where the mover has an open four point never
 /// reaches the evaluation (the search calls it won), so those terms are unfitted zeros.
 ///
-/// Fitted, not guessed (+37 ± 34 Elo over the weight-matrix sum, 100 ms self-play): a logistic
-/// regression of Rapfi's win rate (classical weights, 100 ms a position, `sigmoid(eval / 200)`; its
-/// classical model in fact converts with 250, and searched, our evaluations spread half as wide as
-/// Rapfi's: see `search::evaluate`) on quiet positions (no open-four point for the mover, no five point
-/// for the waiter) of freestyle games against the ladder's engines. Shape and class terms come from
-/// 17369 positions; the pair terms and the constant are fitted over them on 32000, a win or loss Rapfi
-/// found counted as eval ±800: without those (37% of the positions), or with a penalty on large terms,
-/// the fit keeps the four-three points cheap, and such evaluations win a fifth of the games in self-play
-/// though they predict Rapfi better. Shape and class terms are collinear (an open-four shape makes an
-/// open-four class), so single terms may look odd; their sums are what was fitted.
+/// Fitted, not guessed (docs/search.md §9): a logistic regression of Rapfi's win rate (classical
+/// weights, 100 ms a position, `sigmoid(eval / 200)`; its classical model in fact converts with 250,
+/// and searched, our evaluations spread half as wide as Rapfi's: see `eval::score::evaluate`) on quiet
+/// positions (no open-four point for the mover, no five point for the waiter) of freestyle games
+/// against the ladder's engines. Shape and class terms come from 17369 positions; the pair terms and
+/// the constant are fitted over them on 32000, a win or loss Rapfi found counted as eval ±800: without
+/// those, or with a penalty on large terms, the fit keeps the four-three points cheap, and such
+/// evaluations lose in self-play though they predict Rapfi better. Shape and class terms are collinear
+/// (an open-four shape makes an open-four class), so single terms may look odd; their sums are what
+/// was fitted.
 ///
-/// Rapfi's static evaluation predicts the games better than these terms (held-out log-loss of the
-/// result 0.507 against 0.524 on quiet positions of our games against it), yet copying it plays worse:
-/// a value per combination of four shapes and role fitted to it scores 38.4% of 320 games against Rapfi
-/// at 300 ms, fitted on the search's leaves as well 36.2%, fitted to the games' results (Texel) 31.9%,
-/// where these terms score 41.2%, perhaps because they and the search's margins were tuned together
-/// (see docs/strength.md, Ideas tried).
+/// Rapfi's static evaluation predicts the games better than these terms, yet copying it (fitted to
+/// it, to the search's leaves or to the games' results) plays worse, perhaps because these terms and
+/// the search's margins were tuned together (docs/search.md §9, Not refitted).
 const EVAL_SHAPE_MOVER: [i32; Shape::COUNT] = [0, -3, 6, 26, 81, 170, 314, 3028, 0, 0, 0, 0];
 const EVAL_SHAPE_WAITER: [i32; Shape::COUNT] = [0, 0, -2, -17, -70, -141, 570, 505, -59, -59, 0, 0];
 const EVAL_CLASS_MOVER: [i32; Class::COUNT] = [0, 0, 70, 272, -2367, 5395, 0, 0, 0, 0];
@@ -80,8 +77,8 @@ const EVAL_PAIR_MOVER: [i32; Shape::COUNT * Shape::COUNT] = [
 ];
 /// The double-four row repeats the open-four row (both make the cell an open-four point of the
 /// waiting side): fitted on the few positions that have one, it rates the opponent's double-four point
-/// +185 points for the side to move, where an open-four point is -146 (+6 ± 24 Elo, 800 games of 100 ms
-/// self-play).
+/// +185 points for the side to move, where an open-four point is -146 (docs/strength.md, Ideas
+/// tried).
 #[rustfmt::skip]
 const EVAL_PAIR_WAITER: [i32; Shape::COUNT * Shape::COUNT] = [
         0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,     0,
@@ -107,8 +104,7 @@ pub const EVAL_BIAS: i64 = -174;
 /// initiative is a yes or no: Rapfi's classical evaluation adds such a table. Fitted over the terms
 /// above (kept as they were) to Rapfi's rating (200 ms a position) of 16000 quiet positions from our
 /// games against it, with a ridge of sigma 400; held-out log-loss 0.545 without it, 0.535 with it
-/// (+67 ± 33 Elo, 100 ms self-play; 37.1% of 960 games against Rapfi at 100 ms, 34.6% without).
-/// Combinations never seen stay zero.
+/// (docs/search.md §9). Combinations never seen stay zero.
 #[rustfmt::skip]
 pub(super) const THREAT_EVAL: [i16; 512] = [
        13,     0,   -22,     0,     0,     0,     0,     0,     0,     0,   -33,     0,    68,     0,     0,     0,
@@ -191,11 +187,10 @@ fn cell_terms(s: [Shape; 4], class: Class) -> [i32; 3] {
     }
     // Renju black's possible double-three foul takes the double three's class terms: the fits saw
     // freestyle positions only, where no cell has this class, and zero class terms value such a cell
-    // far above a double three for the waiting side (+93 against -51 points with its lines' terms)
-    // (+11 ± 24 Elo, 800 games of renju self-play at 100 ms). Zero terms for the whole cell, as for a
-    // certain foul, are within the noise (44.6% of 640 renju games against Rapfi at 300 ms, these
-    // 42.9% of 2240); renju terms of their own, fitted to Rapfi's ratings of 9443 renju positions,
-    // play worse (34.1% of 320, these 41.1%; see docs/strength.md, Ideas tried).
+    // far above a double three for the waiting side (+93 against -51 points with its lines' terms;
+    // docs/search.md §9, Renju). Zero terms for the whole cell, as for a certain foul, were no better;
+    // renju terms of their own, fitted to Rapfi's ratings of renju positions, played worse
+    // (docs/strength.md, Ideas tried).
     let as_class = if class == Class::MaybeForbidden { Class::F3x2 } else { class };
     let mut t = CLASS_TERMS[as_class as usize];
     for x in s {

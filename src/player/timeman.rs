@@ -45,11 +45,9 @@ pub struct Budget {
 }
 
 /// Safety margin kept from a limit of `ms` milliseconds: 25 ms plus 8%. With two games on two cores
-/// answers run up to 10% past a 5% margin, and at 100 ms a move a scheduler time slice can still eat a
-/// 15 ms base. A smaller one, 15 ms + 5% (270 ms of a 300 ms turn instead of 251; the slowest answer
-/// 278 ms), scores 40.8% of 320 games against Rapfi at 300 ms, the control 36.1%: within the noise, and
-/// its 7% more time is worth a few Elo at most (10% ≈ 5 Elo: docs/strength.md, Time use), too little
-/// for a smaller safety margin.
+/// answers ran past a smaller margin, and at 100 ms a move a scheduler time slice can still eat a
+/// 15 ms base. The few more milliseconds of a smaller margin are worth too little to risk a late
+/// answer (docs/search.md §10).
 fn margin(ms: i64) -> i64 {
     25 + ms * 2 / 25
 }
@@ -94,13 +92,13 @@ impl Budget {
             (raw - margin(raw.max(0))).max(0)
         };
         let hard = cap(hard_share, turn);
-        // Soft: a turn-limited move starts no new iteration past 80% of its budget. An iteration takes
-        // about twice as long as all before it, so a late one is mostly cut short, but a partial
-        // iteration still gives its best move when it beat the previous one: stopping at 55% left
-        // two thirds of the time unused (AIWine, 80 games at 300 ms: 20-60 at 55%, 33-47 at 80%).
-        // With no match clock, time not spent on this move is not saved for a later one: the search
-        // goes on until the hard limit (its last, partial iteration counts when it found a better
-        // move). A match clock makes time saved worth something, so new iterations stop earlier.
+        // Soft, with no match clock: the hard limit itself. Time not spent on this move is not saved
+        // for a later one, so the search starts iterations until the hard limit stops it (its last,
+        // partial iteration counts when it found a better move). A match clock makes time saved worth
+        // something: no new iteration past the soft share of the clock, nor past four fifths of the
+        // turn limit (less the margin). An iteration takes about twice as long as all before it, so a
+        // late one is mostly cut short, but a partial iteration still gives its best move when it beat
+        // the previous one: stopping sooner leaves most of the time unused (docs/search.md §10).
         let soft = if left.is_none() { hard } else { cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard) };
         Budget {
             start,

@@ -6,8 +6,9 @@
 //! 2. VCF for us (a proven win is played at once), then VCT within a share of the time.
 //! 3. Iterative deepening: each depth searches all root moves with PVS (late quiet ones reduced first);
 //!    helper threads search the same tree, put off the moves another thread is searching, and share
-//!    what they learn through the table. Every thread publishes the deepest iteration it completes; the others abandon that
-//!    depth and go on past it, and the deepest result of any thread is the one played.
+//!    what they learn through the table. Every thread publishes the deepest iteration it completes;
+//!    the others abandon that depth and go on past it, and the deepest result of any thread is the one
+//!    played.
 //! 4. The move of the last completed depth is played; a proven loss still gets the longest resistance.
 //!    A win the search finds (as opposed to a solver's proof) ends the deepening early only once three
 //!    iterations in a row have found it; a loss it finds never does.
@@ -119,7 +120,7 @@ impl<'a> Worker<'a> {
             counted: 0,
             aborted: false,
             // Each search starts with an empty history, as Rapfi's does: keeping half of the last
-            // move's was no better (40.2% of 320 games against Rapfi, 300 ms).
+            // move's was no better (docs/strength.md, Ideas tried).
             history: vec![[0; 2]; n],
             main,
             improved: false,

@@ -54,8 +54,8 @@ impl<'a> Worker<'a> {
             // The opponent has a four-three point: only its answers (see `four_three_defences`; Rapfi's
             // move picker), every one of them, however many the prior would take here: any other move
             // loses in five plies, and each such move's refutation was a subtree searched. Level against
-            // Rapfi (45.9% of 640 games at 300 ms, 45.9% without), and kept because long wins (21 to 33
-            // plies) are found about twice as fast (docs/strength.md, Ideas tried).
+            // Rapfi, and kept because long wins (21 to 33 plies) are found about twice as fast
+            // (docs/search.md §6).
             let moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
             return Ok(self.best_first(moves, usize::MAX));
         } else if let Some(line) = if pente || ply > 0 { None } else { self.opponent_vcf() } {
@@ -203,9 +203,9 @@ impl<'a> Worker<'a> {
 
     /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
     /// logit) plus the history / 64. The history, unbounded within a move and learned at every node (the
-    /// answers to an open three too), matters more than it looks beside the fitted prior: without it
-    /// 35.6% of 320 games against Rapfi at 300 ms, twice its weight 40.9%, this weight about 41%. Counter
-    /// move, continuation history and killer move did not pay (docs/strength.md, Ideas tried).
+    /// answers to an open three too), matters more than it looks beside the fitted prior, and neither
+    /// more nor less weight paid; nor did counter move, continuation history and killer move
+    /// (docs/search.md §6).
     #[inline]
     pub(super) fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {

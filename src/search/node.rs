@@ -80,7 +80,7 @@ impl<'a> Worker<'a> {
                 && (!self.pos.restricted(me) || self.pos.legal_for(m, me))
         });
         // Where an earlier search found a threat best, a quiet move is less likely to matter: late quiet
-        // moves take a ply more of reduction (Stockfish's `ttCapture`; the scores are at `late_reduction`).
+        // moves take a ply more of reduction (Stockfish's `ttCapture`; see `late_reduction`).
         self.stack[ply].tt_threat =
             tt_move.is_some_and(|m| self.pos.is_empty(m) && self.pos.class(m, me).is_open_threat());
         let (best, best_move) = match self.search_moves(&mut node, tt_move, staged) {
@@ -141,9 +141,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return evaluate(&self.pos);
         }
-        // A forced move costs no depth, and no more than that: half a ply more (Rapfi extends this
-        // block 1.3 plies) scored 38.3% of 320 games against Rapfi at 300 ms, the search without it
-        // about 40% (docs/strength.md, Ideas tried).
+        // A forced move costs no depth, and no more than that: extending the block further (Rapfi
+        // gives it 1.3 plies) played worse (docs/search.md §7).
         self.stack[ply].was_four = self.pos.class(b, me).is_four();
         self.stack[ply + 1].ext = self.stack[ply].ext;
         self.tt.prefetch(self.pos.hash_after(b));
@@ -160,10 +159,9 @@ impl<'a> Worker<'a> {
         let pente = self.pos.capture_rule().is_some();
         // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
         // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
-        // positions facing one (without: 39.1% of 320 games against Rapfi at 300 ms, with it 40.3%). Not
-        // under renju, where black's four points may be fouls and the rule lost ground (42.4% of 640 renju
-        // games with it, 42.9% without); nor a ply more under a four-three point of the opponent's (41.3%
-        // of 640, 41.6% without; docs/strength.md, Ideas tried).
+        // positions facing one. Not under renju, where black's four points may be fouls and the rule
+        // lost ground; nor a ply more under a four-three point of the opponent's, which did not pay
+        // (docs/search.md §5.2).
         let threatened = !pente
             && node.depth > -2
             && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0
@@ -183,7 +181,7 @@ impl<'a> Worker<'a> {
     fn pruning_eval(&self, entry: Option<Entry>, ply: usize) -> i32 {
         // A table score that bounds the value from the right side is a better guess than the
         // static evaluation (as in Rapfi and Stockfish): the prunings then judge by what a search
-        // found (+16 ± 33 Elo, 100 ms self-play; docs/strength.md, Ideas tried).
+        // found (docs/search.md §5.4).
         let e = evaluate(&self.pos);
         match entry.map(|t| (from_tt(t.score, ply as i32), t.bound)) {
             Some((s, bound)) if s.abs() < WIN_THRESHOLD => match bound {
@@ -235,9 +233,8 @@ impl<'a> Worker<'a> {
     ) -> Result<(i32, Option<usize>), i32> {
         let mut best = -INF;
         let mut best_move = None;
-        // No singular extension for the table's move (41.4% of 320 games against Rapfi at 300 ms, about
-        // 41% without, for 53% more `bench 10` nodes), nor Rapfi's fractional extension of it (39.7%;
-        // docs/strength.md, Ideas tried).
+        // No singular extension for the table's move (half as many nodes again for the same play), nor
+        // Rapfi's fractional extension of it (docs/search.md §5, §7).
         if let Some(m) = staged {
             let v = self.child(node, m, 0, false);
             if self.aborted {
@@ -326,10 +323,9 @@ impl<'a> Worker<'a> {
             (true, false) => MAX_QUIET_MOVES,
         };
         // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
-        // only at the root (`generate`): together with the history learned at every node (see
-        // `score_move`) leaving it out scored 43.9% of 960 games against Rapfi at 300 ms, 39.7% with
-        // it, for 29% fewer nodes (docs/strength.md, Ideas tried). The leaf's own small VCF (the
-        // opponent moves there) still catches the short threats.
+        // only at the root (`generate`): left out, with the history learned at every node (see
+        // `score_move`), the search needs fewer nodes and plays better (docs/search.md §6). The leaf's
+        // own small VCF (the opponent moves there) still catches the short threats.
         let moves = self.generate(node.ply, tt_move, &mut false, limit)?;
         if moves.is_empty() {
             // Renju black with every point forbidden: the game is lost.
@@ -339,7 +335,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves tried before a cut failed here: they lose what the cut move gains, so they sort later
-    /// at the nodes that follow (measured with razoring: see `RAZOR_MARGIN`).
+    /// at the nodes that follow (it pays together with razoring: docs/search.md §5.5).
     fn history_malus(&mut self, tried: &[usize], staged: Option<usize>, depth: i32) {
         let me = self.pos.side();
         let malus = depth * depth;
@@ -355,9 +351,8 @@ impl<'a> Worker<'a> {
         // Our fours and threes that were left out get their turn first (a counter-attack most often
         // beats a slow attack), then every other move near the stones (a quiet block at the end of the
         // opponent's VCT). The prior may rank the saving move below the limit, and missed ones made the
-        // search claim wins that Rapfi refuted. It costs 6% of the nodes to depth 12 (without: 37.8% of
-        // 320 games against Rapfi at 300 ms, with it 40-41%). Only a loss widens the node: widening
-        // where the best few merely fail low did not pay (docs/strength.md, Ideas tried).
+        // search claim wins that Rapfi refuted. Only a loss widens the node, so it costs few nodes:
+        // widening where the best few merely fail low did not pay (docs/search.md §6).
         let me = self.pos.side();
         for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
             if !moves.contains(&i) && Some(i) != staged {
@@ -378,8 +373,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         // Only a cut teaches the history: Rapfi's credit for the best move of a principal-variation node
-        // that raised alpha without a cut was inside the noise (47.2% of 320 games against Rapfi at
-        // 300 ms, 45.1% of 960 without; docs/strength.md, Ideas tried).
+        // that raised alpha without a cut was inside the noise (docs/search.md §6).
         if bound == Bound::Lower
             && let Some(m) = best_move
         {
@@ -389,8 +383,7 @@ impl<'a> Worker<'a> {
         // A node that failed low stores no move: its best is only the highest of upper bounds, often the
         // first move searched, and it would replace the move a deeper or earlier search found here (the
         // table keeps that one: see `Tt::store`), which calm nodes search before any other. As Rapfi and
-        // Stockfish do (renju: 49.3% of 640 games against Rapfi at 300 ms, 43.4% of 320 storing it;
-        // docs/strength.md, Ideas tried).
+        // Stockfish do (docs/search.md §4).
         let best_move = if bound == Bound::Upper { None } else { best_move };
         self.tt.store(key, best_move, to_tt(best, node.ply as i32), node.depth, bound);
     }
@@ -402,8 +395,7 @@ impl<'a> Worker<'a> {
         let Node { alpha, beta, depth, ply, cut_node, .. } = *node;
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one mostly only spends itself
-        // (+35 ± 24 Elo, 800 games of 100 ms self-play; unreduced, 37.0% of 320 games against Rapfi at
-        // 300 ms, 40.3% reduced). Not in Pente, where a capture may answer a four (unmeasured there).
+        // (docs/search.md §7). Not in Pente, where a capture may answer a four (unmeasured there).
         // Reducing open threes, or four and three material a ply less, did not pay (docs/strength.md,
         // Ideas tried).
         let class = self.pos.class(m, self.pos.side());
@@ -425,9 +417,9 @@ impl<'a> Worker<'a> {
                 // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
                 // nominal depth (Rapfi's LMR extension, its margins; at most `MAX_LMR_EXTENSIONS` on a
                 // line): a move the reduced look already likes that much is probably the best one here,
-                // and the nominal depth would then be the shallowest look it gets (+17 ± 24 Elo, 800
-                // games of 100 ms self-play). The full-window re-search below goes back to the nominal
-                // depth: kept at the extended one, it did no better (docs/strength.md, Ideas tried).
+                // and the nominal depth would then be the shallowest look it gets (docs/search.md §7).
+                // The full-window re-search below goes back to the nominal depth: kept at the extended
+                // one, it did no better (docs/strength.md, Ideas tried).
                 let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
                     && self.stack[ply].ext < MAX_LMR_EXTENSIONS;
                 self.stack[ply + 1].ext = self.stack[ply].ext + u8::from(deeper);
@@ -445,24 +437,23 @@ impl<'a> Worker<'a> {
     /// Plies taken off the `n`-th move of `node`, one that makes no threat, searched `new_depth` deep
     /// at its nominal depth: 0 unless it is a late quiet move.
     fn late_reduction(&self, node: &Node, n: usize, new_depth: i32) -> i32 {
-        // Late quiet moves are searched shallower first: from the third on in the prior's order
-        // (+19 ± 24 Elo over the fourth, 800 games of 100 ms self-play), from the fourth in the
-        // weight matrix's. Not the answers to an open three, nor a ply more for a late move that
-        // continues our attack (docs/strength.md, Ideas tried).
+        // Late quiet moves are searched shallower first: from the third on in the prior's order (better
+        // than from the fourth: docs/search.md §7), from the fourth in the weight matrix's. Not the
+        // answers to an open three, nor a ply more for a late move that continues our attack
+        // (docs/strength.md, Ideas tried).
         let prior = self.prior_ordered();
         let from = if prior { 2 } else { 3 };
         if !(node.quiet && node.depth >= 2 && n >= from) {
             0
         } else if prior {
             // A null window (beta = alpha + 1) means this node is off the principal variation, where
-            // a wrong cut costs least: a ply more (+47 ± 34 Elo with the steeper `reduction`, 100 ms
-            // self-play). A ply more at an expected cut node (`CUT_EXTRA`), and where the table's move
-            // is a threat (Stockfish's `ttCapture`; here one that makes an open three or more): where
-            // an earlier search found a threat best, a quiet move is less likely to matter (46.8% of
-            // 960 games against Rapfi at 300 ms, 45.4% of 1280 without). From three plies up the
-            // reduced look keeps a ply of search below the move; two plies from the horizon the move
-            // goes to the quiescence. Not taken: Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no
-            // reduction two plies up (docs/strength.md, Ideas tried).
+            // a wrong cut costs least: a ply more. A ply more at an expected cut node (`CUT_EXTRA`), and
+            // where the table's move is a threat (Stockfish's `ttCapture`; here one that makes an open
+            // three or more): where an earlier search found a threat best, a quiet move is less likely
+            // to matter. From three plies up the reduced look keeps a ply of search below the move; two
+            // plies from the horizon the move goes to the quiescence (docs/search.md §7). Not taken:
+            // Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no reduction two plies up (docs/strength.md,
+            // Ideas tried).
             (reduction(node.depth, n)
                 + i32::from(node.null_window())
                 + CUT_EXTRA * i32::from(node.cut_node)
@@ -524,8 +515,7 @@ impl<'a> Worker<'a> {
     /// the shapes cannot see. (Not for Pente either, where a capture may break a three: callers check.)
     /// A four with a three wins even against the opponent's fours when the four's block makes none
     /// (`four_three_wins`, Rapfi's static check): in crowded positions, where both sides have fours to
-    /// play, the search need not play such wins out (0.36 plies deeper at 50,000 nodes on 84 middle-game
-    /// positions).
+    /// play, the search need not play such wins out and reaches deeper (docs/search.md §5.1).
     pub(super) fn threes_win(&self) -> bool {
         let me = self.pos.side();
         let quiet_opponent = || {
@@ -540,9 +530,8 @@ impl<'a> Worker<'a> {
 }
 
 /// The table's cut-off below the root: an entry at least as deep whose bound settles the window.
-/// It cuts on the principal variation too (cutting only off it, as Rapfi and Stockfish do: 44.8% of 320
-/// games against Rapfi at 300 ms, 45.2% as it is), and a cut here teaches the history nothing
-/// (docs/strength.md, Ideas tried).
+/// It cuts on the principal variation too (cutting only off it, as Rapfi and Stockfish do, was no
+/// better: docs/search.md §4), and a cut here teaches the history nothing.
 fn table_cut(entry: Option<Entry>, node: &Node) -> Option<i32> {
     let e = entry?;
     if e.depth < node.depth || node.ply == 0 {
@@ -563,7 +552,7 @@ fn likely_fail_high(node: &Node, eval: i32, calm: bool) -> bool {
     // well above beta will most likely cut, and a cut needs only one good move, which a ply shallower
     // usually finds; fours keep their depth. The opponent's fours raise the margin: their blocks may
     // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
-    // none). (+20 ± 24 Elo, 800 games of 100 ms self-play; 39% fewer `bench 10` nodes.) Neither
-    // ProbCut beside it nor a ply more for a second four in a row paid (docs/strength.md, Ideas tried).
+    // none; docs/search.md §5.7). Neither ProbCut beside it nor a ply more for a second four in a row
+    // paid (docs/strength.md, Ideas tried).
     eval >= node.beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * node.depth + FAIL_HIGH_FOURS * i32::from(!calm)
 }

@@ -16,10 +16,9 @@ impl<'a> Worker<'a> {
     /// position shows in the value. `last` is our previous four (None at the leaf itself, where
     /// `search` has made the threat checks already).
     ///
-    /// Against the mate-only VCF it replaced: +13 ± 33 Elo in self-play at 100 ms, and with the table's
-    /// bound on the evaluation +55 ± 33 (42.4% against Rapfi at 300 ms). Wider (plain fours at the
-    /// leaf), narrower (only fours that make an open three) and Rapfi's delta pruning all scored lower
-    /// against Rapfi (docs/strength.md, Ideas tried).
+    /// It beats a VCF that only looks for a win, most of all with the table's bound on the evaluation
+    /// (docs/search.md §5.4, §8). Wider (plain fours at the leaf), narrower (only fours that make an
+    /// open three) and Rapfi's delta pruning all played worse (docs/strength.md, Ideas tried).
     pub(super) fn quiesce(
         &mut self,
         mut alpha: i32,

@@ -9,8 +9,7 @@ impl<'a> Worker<'a> {
     /// Stockfish's way). A narrow window lets the principal variation's nodes cut as well: a late root
     /// move that beats the first one on the null window is re-searched against a bound near the
     /// expected score, not against an infinite one (such re-searches can take most of an iteration's
-    /// nodes). (+7 ± 33 Elo, 100 ms self-play; 38.6% of 640 games against Rapfi at 300 ms, 33.8% of 480
-    /// without; docs/strength.md, Ideas tried.)
+    /// nodes; docs/search.md §2).
     pub fn root(
         &mut self,
         moves: &mut [usize],
@@ -59,9 +58,9 @@ impl<'a> Worker<'a> {
             }
             // Rapfi's rule holds the width near 24 below scores of 1024, and a fail-soft score sits on
             // the bound it failed, so a score rising to a win creeps up about 21 a search. Stockfish's
-            // growth by a third finds such wins sooner, yet played no better (44.6% of 640 games against
-            // Rapfi at 300 ms, this rule 45.8%). Every window is searched to the iteration's depth, not a
-            // ply shallower after fail highs (Rapfi's `failHighCnt`; docs/strength.md, Ideas tried).
+            // growth by a third finds such wins sooner, yet played no better. Every window is searched to
+            // the iteration's depth, not a ply shallower after fail highs (Rapfi's `failHighCnt`; both in
+            // docs/search.md §2).
             delta = delta * (3 + s.abs() / 1024) / 4 + 6;
             if delta > ASPIRATION_MAX {
                 (lo, hi) = (-INF, INF);
@@ -92,16 +91,16 @@ impl<'a> Worker<'a> {
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
-            // but keep a ply of search below them. Not closed fours, though the tree reduces them (40.9%
-            // of 320 games against Rapfi at 300 ms, 45.2% of 640 without; docs/strength.md, Ideas tried).
+            // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
+            // root that played worse (docs/search.md §2).
             let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
                 curve(depth, n).min(depth - 2)
             } else {
                 0
             };
             // A root move's score is its search's, whatever kind of move it is: a nudge either way to
-            // its choice of fours costs much (closed fours rated 40 lower: 28.7% of 162 games against
-            // Rapfi at 300 ms, 30 higher 32.9% of 161, as it is about 40%; docs/strength.md, Ideas tried).
+            // its choice of fours (closed fours rated 40 lower or 30 higher) cost much (docs/strength.md,
+            // Ideas tried).
             self.stack[0].was_four = self.pos.class(m, me).is_four();
             if let Some(tell) = self.watch {
                 tell(&Progress::Searching { depth, mv: self.pos.pos_of(m) });
@@ -115,8 +114,8 @@ impl<'a> Worker<'a> {
                     v = -self.search(-alpha - 1, -alpha, depth - 1, 1, true);
                 }
                 // A null-window fail high at the aspiration bound is taken as it is (the window widens
-                // and the iteration searches again): re-searched with the full window too, 45.3% of 320
-                // games against Rapfi at 300 ms, 45.2% of 640 without (docs/strength.md, Ideas tried).
+                // and the iteration searches again): a full-window re-search as well did no better
+                // (docs/strength.md, Ideas tried).
                 if v > alpha && v < beta {
                     v = -self.search(-beta, -alpha, depth - 1, 1, false);
                 }

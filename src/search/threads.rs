@@ -91,7 +91,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         return Outcome { mv: None, score: 0, depth: 0, nodes, shortcut: None, iterations: vec![] };
     }
     // A forced answer is played at once: thinking on about the position after it was no better
-    // (39.8% against Rapfi at 300 ms), and about one answer in twenty is forced. (The last move left
+    // (docs/search.md §1), and about one answer in twenty is forced. (The last move left
     // by the exclusions is searched: its line needs a score.)
     if root_moves.len() == 1 && setup.exclude.is_empty() {
         return Outcome {
@@ -168,8 +168,8 @@ fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
     // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth, at the
     // root only. What they prove is exact and played at once; a VCT inside the tree found fewer long
-    // wins, and a smaller, larger or no root VCT scored the same against Rapfi at 300 ms (45.2-45.5%
-    // of 320-640 games): see docs/strength.md, Ideas tried.
+    // wins, and a smaller, larger or no root VCT played the same: it stays for its exact proofs
+    // (docs/search.md §1).
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     let proof = |pos: &Position, line: &[usize], nodes: u64, shortcut: fn(Vec<Pos>) -> Shortcut| Outcome {
         mv: Some(pos.pos_of(line[0])),
@@ -369,8 +369,8 @@ fn lead(
             break;
         }
         result = (p.mv, p.score, p.depth);
-        // No check that the best move leaves the opponent no VCT (38.8% of 320 against Rapfi at
-        // 300 ms with one, 40.3% without): the VCTs it finds come when the game is already gone.
+        // No check that the best move leaves the opponent no VCT: the VCTs it finds come when the
+        // game is already gone, and it played worse (docs/strength.md, Ideas tried).
         // The next iteration starts from the deepest best move.
         if let Some(k) = root_moves.iter().position(|&m| m == p.mv) {
             root_moves[..=k].rotate_right(1);
@@ -383,7 +383,7 @@ fn lead(
         // A win the search claims is believed only once deeper iterations repeat it: a shallow
         // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
         // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
-        // finds the defence it hid (43.1% of 640 against Rapfi at 300 ms, 41.5% with loss claims).
+        // finds the defence it hid (docs/search.md §11).
         claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
         if claims >= CLAIM_ITERATIONS {
             break;
@@ -399,9 +399,8 @@ fn lead(
 }
 
 /// A helper thread's deepening: alongside the main thread, past the deepest depth any thread has
-/// completed. At the same depth the threads split the moves through `busy`: with it, one helper a ply
-/// ahead of the main thread reached depth 15 1.60x sooner than one thread, alongside it 1.78x
-/// (without `busy`, a ply ahead: 1.43x; `bench 15 --positions tests/data/positions/middle30.txt`).
+/// completed. At the same depth the threads split the moves through `busy`, which makes two threads
+/// reach a depth sooner than a helper a ply ahead does (docs/search.md §3).
 fn help(pos: Position, mut moves: Vec<usize>, setup: &Setup, shared: &Shared) {
     let mut w = Worker::new(pos, setup.tt, &shared.helper_stop, &shared.nodes, setup.limits, false);
     w.busy = Some(&shared.busy);

@@ -118,8 +118,8 @@ impl Tt {
             let old_depth = ((old >> 32) & 0xFF) as u8 as i8 as i32;
             let old_gen = (old >> 42) & 63;
             let same_key = slot[0].load(Ordering::Relaxed) ^ old == key;
-            // The same position always takes the newer result, however shallow (Rapfi's rule of
-            // keeping a deeper entry: 42.5% of 320 against Rapfi, 300 ms, where this scored 45.2%).
+            // The same position always takes the newer result, however shallow: Rapfi's rule of
+            // keeping a deeper entry played worse (docs/search.md §4).
             if old_gen == generation && !same_key && depth < old_depth {
                 return;
             }
