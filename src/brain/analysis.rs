@@ -130,7 +130,8 @@ fn deeper_only(watch: &Option<Watch>, depth: u64) -> Option<Watch> {
 }
 
 /// `YXNBEST`: each round finds the best move, then the best of the others, and so on, `n` times (or
-/// until no move is left), at the round's depth. The first line's search is watched.
+/// until no move is left), at the round's depth, and lists them best first: a later search may score its
+/// move above an earlier one's. The first line's search is watched.
 fn n_best(
     player: &dyn Player,
     board: &Board,
@@ -141,12 +142,11 @@ fn n_best(
 ) -> Answer {
     let mut answer = Answer::default();
     for depth in round_depths(limits) {
-        let mut round: Vec<Line> = vec![];
-        let mut first = None;
+        let mut round: Vec<(Line, Thought)> = vec![];
         while round.len() < n {
             let sub = Limits {
                 max_depth: Some(depth),
-                exclude: round.iter().map(|l| l.mv).collect(),
+                exclude: round.iter().map(|(l, _)| l.mv).collect(),
                 watch: if round.is_empty() { deeper_only(&limits.watch, depth) } else { None },
                 ..limits.clone()
             };
@@ -156,26 +156,30 @@ fn n_best(
                 // Cut before any round was complete: what this one found is all there is.
                 if answer.lines.is_empty() {
                     if let Some(line) = line {
-                        round.push(line);
-                        first.get_or_insert(t);
+                        round.push((line, t));
                     }
-                    if let Some(thought) = first {
-                        return Answer { thought, lines: round, second: None };
-                    }
+                    return best_first(round).unwrap_or_default();
                 }
                 return answer;
             }
             let Some(line) = line else { break };
-            round.push(line);
-            first.get_or_insert(t);
+            round.push((line, t));
         }
-        let Some(first) = first else { return answer };
-        answer = Answer { thought: first, lines: round, second: None };
+        let Some(complete) = best_first(round) else { return answer };
+        answer = complete;
         if cut(limits, stop) || limits.budget.past_soft() {
             break;
         }
     }
     answer
+}
+
+/// A round's lines as an answer: best first (a stable sort: equal scores keep the order found), the
+/// best line's thought answered. `None` for a round that found no line.
+fn best_first(mut round: Vec<(Line, Thought)>) -> Option<Answer> {
+    round.sort_by_key(|(l, _)| std::cmp::Reverse(l.score));
+    let thought = round.first()?.1.clone();
+    Some(Answer { thought, lines: round.into_iter().map(|(l, _)| l).collect(), second: None })
 }
 
 /// The empty points near the stones where the side to move may play without winning at once (a five

@@ -1,9 +1,10 @@
 //! The brain a manager talks to: the engine that owns the game and the settings and lets a player think
-//! on its own thread ([`engine`]), the protocol layer that only parses lines and prints answers
-//! ([`protocol`]), the swap2 opening decisions ([`swap2`]) and Yixin-Board's analysis tasks
+//! on its own thread ([`engine`]), the protocol layer that only parses lines ([`command`]) and prints
+//! answers ([`protocol`]), the swap2 opening decisions ([`swap2`]) and Yixin-Board's analysis tasks
 //! ([`analysis`]).
 
 pub mod analysis;
+pub mod command;
 pub mod engine;
 pub mod protocol;
 pub mod swap2;

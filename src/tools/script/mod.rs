@@ -15,7 +15,7 @@ pub use format::{Script, Step, glob_match};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::brain::protocol::Command;
+use crate::brain::command::Command;
 use crate::game::board::{Board, CaptureRule, Pos};
 use crate::game::rules::Rules;
 use crate::tools::process::{Brain, MAX_SKIPPED_LINES, Received, is_chatter, parse_move};
@@ -172,7 +172,7 @@ impl Tracker {
                     b.set_capture(self.capture);
                 }
             }
-            "captures" => self.captures = crate::brain::protocol::parse_captures(value).ok(),
+            "captures" => self.captures = crate::brain::command::parse_captures(value).ok(),
             _ => {}
         }
     }
