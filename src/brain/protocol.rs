@@ -636,6 +636,7 @@ fn thought_lines(t: &Thought) -> Vec<String> {
     match &t.shortcut {
         None => {}
         Some(Shortcut::Forced) => lines.push("forced move".into()),
+        Some(Shortcut::Opening) => lines.push("opening move".into()),
         Some(Shortcut::CaptureWin) => lines.push("capture win".into()),
         Some(Shortcut::Vcf(line)) => lines.push(format!("VCF win: {}", moves(line))),
         Some(Shortcut::Vct(line)) => lines.push(format!("VCT win: {}", moves(line))),

@@ -103,6 +103,8 @@ pub struct Iteration {
 pub enum Shortcut {
     /// The only move that does not lose at once.
     Forced,
+    /// The game's first move, on an empty board: the only point the search considers there.
+    Opening,
     /// Pente: a capture that reaches the winning count.
     CaptureWin,
     /// A proven win by continuous fours: the line, both sides' moves, our five last.

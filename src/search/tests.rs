@@ -327,3 +327,14 @@ fn a_four_three_does_not_win_when_its_forced_block_makes_a_four() {
     assert!(!four_three_wins(&pos, Color::White));
     assert!(!with_worker(pos, |w| w.threes_win()));
 }
+
+#[test]
+fn the_first_move_of_a_game_is_the_opening_not_a_forced_answer() {
+    let pats = Arc::new(Patterns::new(&Rules::default()).expect("freestyle tables"));
+    let (tt, stop) = (Tt::new(1 << 20), AtomicBool::new(false));
+    let empty = Board::new(15, 15).expect("a board");
+    let out = run(&empty, &Setup::fixed_depth(&pats, &tt, 4, &stop));
+    assert_eq!(out.shortcut, Some(Shortcut::Opening));
+    let one = Board::from_moves(15, 15, "h8").expect("a game");
+    assert_ne!(run(&one, &Setup::fixed_depth(&pats, &tt, 4, &stop)).shortcut, Some(Shortcut::Forced));
+}

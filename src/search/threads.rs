@@ -99,7 +99,8 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
             score: 0,
             depth: 0,
             nodes,
-            shortcut: Some(Shortcut::Forced),
+            // On an empty board the one move is the opening's, not an answer to anything.
+            shortcut: Some(if board.stone_count() == 0 { Shortcut::Opening } else { Shortcut::Forced }),
             iterations: vec![],
         };
     }
