@@ -18,6 +18,7 @@ use cli::matches::match_command;
 use cli::openings::openings_command;
 use cli::play::play_command;
 use cli::script::script_command;
+use cli::selfplay::selfplay_command;
 use cli::{UsageError, parse_threads, usage};
 
 const USAGE: &str = "\
@@ -34,6 +35,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        [--seed S] [--depth D] [--margin M] [--format offset|pos] [--out FILE] (openings --help)
        pbrain-quincunx analyze [--time MS] [--threads N] [--rule R] [--size N|WxH] [--margin M]
                        [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
+       pbrain-quincunx selfplay --games N --out FILE [--rule R,...] [--size N,...] [--nodes N | --time MS]
+                       [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player search    threat-space and alpha-beta search (the default)
@@ -84,6 +87,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("play") => return play_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("analyze") => return analyze_command(&args[1..]),
+        Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("-V" | "--version") => {
             println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
             return Ok(ExitCode::SUCCESS);

@@ -7,6 +7,7 @@ pub mod matches;
 pub mod openings;
 pub mod play;
 pub mod script;
+pub mod selfplay;
 
 use anyhow::{Result, bail};
 use quincunx::game::rules::{GAME_NAMES, Rules, Variant};

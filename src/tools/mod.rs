@@ -2,8 +2,8 @@
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
 //! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
 //! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
-//! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]) and the analysis of
-//! recorded games ([`analyze`]); their one seeded generator is [`random`]. The engine core never
+//! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]), the analysis of
+//! recorded games ([`analyze`]) and self-play for training data ([`selfplay`]); their one seeded generator is [`random`]. The engine core never
 //! imports these.
 
 pub mod analyze;
@@ -17,4 +17,5 @@ pub mod record;
 pub mod referee;
 pub mod results;
 pub mod script;
+pub mod selfplay;
 pub mod tournament;
