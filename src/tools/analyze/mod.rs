@@ -154,7 +154,7 @@ fn one_game(
     text.push_str("\n\n");
     if let Some(dir) = &opts.svg {
         let path = dir.join(chart_name(file, game.number));
-        std::fs::write(&path, svg::chart(&report, &title))
+        std::fs::write(&path, svg::chart(&report, &title, &result_text(game, &report)))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(text)
