@@ -281,3 +281,52 @@ fn every_line_fits_80_columns_on_15x15() {
     assert_fits(&out, session);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The rows of the first board in `out` after the letters: each its label and its cells.
+fn first_board(out: &str) -> Vec<(usize, String)> {
+    out.lines()
+        .skip_while(|l| !l.trim_start().starts_with("A B C"))
+        .skip(1)
+        .map_while(|l| {
+            let (label, rest) = l.trim_start().split_once("  ")?;
+            Some((label.parse().ok()?, rest.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn squares_are_named_in_pos_notation_rows_from_the_top() {
+    let dir = scratch("squares");
+    // On 15x15 I11 is SGF's ik, column 9 and row 11 from the top, as `analyze` and the MESSAGE lines
+    // name it.
+    let (ok, out) = play(&dir, &["--depth", "1", "--seed", "3"], "tails\nI11\nsave s.sav\nquit\n");
+    assert!(ok, "{out}");
+    let after_move = &out[out.find("Your move: I11").expect("I11 was typed")..];
+    let board = first_board(after_move);
+    assert_eq!(board.iter().map(|(n, _)| *n).collect::<Vec<_>>(), (1..=15).collect::<Vec<_>>(), "{out}");
+    let row = &board[10].1;
+    let column_i = row.chars().nth(2 * 8).unwrap();
+    assert!("●◉".contains(column_i), "I11 is the 11th row from the top, 9th column:\n{after_move}");
+    // The saved moves read back as the same point in the library's pos notation.
+    let saved = std::fs::read_to_string(dir.join("s.sav")).unwrap();
+    let first = saved.lines().find_map(|l| l.strip_prefix("moves ")).unwrap().split(' ').next().unwrap();
+    assert_eq!(
+        quincunx::game::board::Pos::from_notation(first),
+        Some(quincunx::game::board::Pos::new(8, 10))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_at_the_prompt_lists_the_commands() {
+    let dir = scratch("help");
+    let (ok, out) = play(&dir, &["--size", "9", "--depth", "1", "--seed", "3"], "tails\nhelp\nquit\n");
+    assert!(ok, "{out}");
+    let after = &out[out.find("Your move: help").expect("help was typed")..];
+    let reply: Vec<&str> = after.lines().skip(1).take_while(|l| !l.starts_with("Your move")).collect();
+    assert!(!reply.is_empty() && !reply.join(" ").contains("is not a cell"), "{after}");
+    for command in ["hint", "undo", "save FILE", "quit"] {
+        assert!(reply.iter().any(|l| l.trim_start().starts_with(command)), "{command}: {reply:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

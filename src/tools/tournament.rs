@@ -829,6 +829,12 @@ mod tests {
         assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
         assert_eq!(skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 3]);
         assert_eq!(skipped_warning(&cfg, &skipped).lines().count(), 1);
+        // A move must be limited by one clock or the other: the referee waits on no answer for ever.
+        let mut unlimited = cfg;
+        unlimited.game.turn_ms = 0;
+        assert!(validate(&unlimited).is_err());
+        unlimited.game.game_ms = 5000;
+        assert!(validate(&unlimited).is_ok());
     }
 
     #[test]
