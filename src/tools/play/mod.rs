@@ -522,7 +522,7 @@ mod tests {
         let save = format!("save {}", saved.display());
         for (at, line) in [(before, "tails"), (before, "E5"), (during, "A1"), (before, "B2"), (before, &save)]
         {
-            send.send(Ok((at, line.to_string()))).unwrap();
+            send.send(Ok((at, format!("{line}\n")))).unwrap();
         }
         drop(send);
         let out = shown(small(), &mut Typed::from_channel(incoming), false);

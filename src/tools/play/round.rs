@@ -31,7 +31,8 @@ fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Resu
 
 /// The engine thinks for the side to move (its own turn, or a hint: `voice` and `label` tell which).
 /// What was typed meanwhile is dropped, as it was typed before the answer could be seen, and
-/// returned for [`tell_dropped`]; on a terminal the lines its Enters left behind are wiped.
+/// returned for [`tell_dropped`]. A terminal's keys are hushed meanwhile (see [`Input::hush`]); one
+/// that could not be hushed echoed them, and the lines its Enters left behind are wiped.
 fn engine_turn(
     t: &Tournament,
     engine: &EngineSide,
@@ -41,9 +42,14 @@ fn engine_turn(
     label: &str,
 ) -> Result<(Reply, Vec<String>)> {
     let began = Instant::now();
-    let reply = think(t, engine, board, voice, live.then_some((&mut *out as &mut dyn Write, label)))?;
+    let hushed = live && input.hush(true);
+    let reply = think(t, engine, board, voice, live.then_some((&mut *out as &mut dyn Write, label)));
+    if hushed {
+        input.hush(false);
+    }
+    let reply = reply?;
     let dropped = input.drop_since(began);
-    if live {
+    if live && !hushed {
         wipe_lines_above(out, dropped.len())?;
     }
     Ok((reply, dropped))
