@@ -198,3 +198,19 @@ fn every_help_that_shows_squares_says_how_they_are_named() {
         assert!(help.contains("row number from 1 at the top"), "{cmd}: {help}");
     }
 }
+
+#[test]
+#[ignore = "the message comes from the search's Shortcut::Forced (src/search/threads.rs `run`), for the lead to change"]
+fn begin_on_an_empty_board_claims_no_forced_move() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let _ = child.stdin.take().unwrap().write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\nEND\n");
+    let out = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    assert!(out.lines().any(|l| l == "7,7"), "the centre is played:\n{out}");
+    assert!(!out.lines().any(|l| l == "MESSAGE forced move"), "{out}");
+}
