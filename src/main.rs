@@ -13,13 +13,14 @@ use quincunx::eval::weights::{Style, Table, WeightMatrix};
 use quincunx::player::Player;
 use quincunx::search::SearchPlayer;
 
+use cli::analyze::analyze_command;
 use cli::bench::{BENCH_USAGE, parse_bench};
 use cli::matches::match_command;
 use cli::openings::openings_command;
 use cli::play::play_command;
 use cli::script::script_command;
 use cli::selfplay::selfplay_command;
-use cli::{UsageError, parse_threads, usage};
+use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
@@ -30,13 +31,17 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx match --merge FILE... [--by-opening]
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
-       pbrain-quincunx play [--rules R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
-       pbrain-quincunx openings --count N [--stones A-B] [--variant V | --rule N] [--size N|WxH]
+       pbrain-quincunx play [--rule R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
+       pbrain-quincunx openings --count N [--stones A-B] [--rule R] [--size N|WxH]
                        [--seed S] [--depth D] [--margin M] [--format offset|pos] [--out FILE] (openings --help)
        pbrain-quincunx analyze [--time MS] [--threads N] [--rule R] [--size N|WxH] [--margin M]
                        [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
        pbrain-quincunx selfplay --games N --out FILE [--rule R,...] [--size N,...] [--nodes N | --time MS]
                        [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
+
+--rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
+(freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or
+WxH; the board is 15x15 unless said, 19x19 for the Pente family.
 
 With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdout.
   --player search    threat-space and alpha-beta search (the default)
@@ -49,6 +54,15 @@ Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
+        // A warning is for the person at the command line: in words, without the module's path.
+        .format(|buf, record| {
+            use std::io::Write as _;
+            match record.level() {
+                log::Level::Error => writeln!(buf, "Error: {}", record.args()),
+                log::Level::Warn => writeln!(buf, "Warning: {}", record.args()),
+                level => writeln!(buf, "[{level} {}] {}", record.target(), record.args()),
+            }
+        })
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
@@ -108,15 +122,21 @@ fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `pbrain-quincunx analyze …`: status 1 when a file or game could not be analysed.
-fn analyze_command(args: &[String]) -> Result<ExitCode> {
-    use quincunx::tools::analyze::{AnalyzeOptions, USAGE, run};
-    let Some(opts) = AnalyzeOptions::parse(args).map_err(|e| usage("analyze", anyhow::Error::msg(e)))? else {
-        println!("{USAGE}");
-        return Ok(ExitCode::SUCCESS);
-    };
-    Ok(if run(&opts)? { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
+/// The brain's options and the subcommands, for [`unknown_option`].
+const BRAIN_WORDS: &[&str] = &[
+    "--player",
+    "--table",
+    "--style",
+    "--threads",
+    "--version",
+    "--help",
+    "match",
+    "bench",
+    "script",
+    "play",
+    "openings",
+    "analyze",
+];
 
 /// The protocol brain's options.
 struct BrainOptions {
@@ -155,7 +175,7 @@ fn parse_player(args: &[String]) -> Result<Option<BrainOptions>> {
             }
             "--threads" => threads = Some(parse_threads(a, &value("--threads")?)?),
             "-h" | "--help" => return Ok(None),
-            other => bail!("unknown argument '{other}'"),
+            other => return Err(unknown_option("", other, BRAIN_WORDS)),
         }
     }
     let player: Arc<dyn Player> = if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::default()) };

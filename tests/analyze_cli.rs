@@ -229,3 +229,126 @@ fn a_brain_that_crashes_or_hangs_fails_its_games_and_nothing_waits() {
         assert!(started.elapsed() < Duration::from_secs(limit), "{engine}: {:?}", started.elapsed());
     }
 }
+
+/// The value of attribute `name` among `attributes` (an element's, as [`elements`] gives them).
+fn attribute<'a>(attributes: &'a str, name: &str) -> Option<&'a str> {
+    let tag = attributes;
+    let start = if tag.starts_with(&format!("{name}=\"")) {
+        name.len() + 2
+    } else {
+        tag.find(&format!(" {name}=\""))? + name.len() + 3
+    };
+    Some(&tag[start..start + tag[start..].find('"')?])
+}
+
+/// Each `<name ...>` element of `svg`: its attributes' text and the text it holds.
+fn elements<'a>(svg: &'a str, name: &str) -> Vec<(&'a str, &'a str)> {
+    svg.split(&format!("<{name} "))
+        .skip(1)
+        .map(|rest| {
+            let end = rest.find('>').unwrap_or(rest.len());
+            let text = &rest[end + 1..];
+            (&rest[..end], &text[..text.find('<').unwrap_or(text.len())])
+        })
+        .collect()
+}
+
+/// Black makes a four (h8-k8) and lets it go twice: at move 9 white can still block, and at move 11,
+/// with white's own four on the a column, black's o15 both lets the win go and loses the game.
+const LET_GO_TWICE: &str = "h8g8i8a1j8a2k8a3o1a4o15a5\n";
+
+#[test]
+fn the_chart_shows_the_result_marks_both_ways_and_keeps_its_move_numbers_apart() {
+    let dir = scratch("chart-marks");
+    let file = dir.join("letgo.txt");
+    std::fs::write(&file, LET_GO_TWICE).unwrap();
+    let out = analyze(&["--svg", dir.to_str().unwrap(), file.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let rows = &tables(&out)[0];
+    assert!(rows[10].marks.contains("mistake") && rows[10].marks.contains("let go"), "{rows:?}");
+    let svg = std::fs::read_to_string(dir.join("letgo_txt-1.svg")).expect("the chart");
+    let circles = elements(&svg, "circle");
+    assert_eq!(circles.len(), 12);
+    // Each point's marks, as the table gives them.
+    let marks: Vec<&str> = circles.iter().map(|(tag, _)| attribute(tag, "class").unwrap_or("")).collect();
+    assert_eq!(marks[10], "mistake let-go", "{marks:?}");
+    for (row, mark) in rows.iter().zip(&marks) {
+        assert_eq!(row.marks.contains("mistake"), mark.contains("mistake"), "{row:?}");
+        assert_eq!(row.marks.contains("let go"), mark.contains("let-go"), "{row:?}");
+    }
+    // Both marks show: the let-go's fill, the mistake's ring.
+    let both = circles[10].0;
+    assert_ne!(attribute(both, "fill"), attribute(both, "stroke"), "{both}");
+    // The result, white's five, is on the chart.
+    let texts = elements(&svg, "text");
+    let result = texts.iter().find(|(tag, _)| attribute(tag, "class") == Some("result"));
+    assert!(result.is_some_and(|(_, text)| text.contains("white")), "{svg}");
+    // Move numbers: the first, then every 5th; none within 20 px of the next.
+    let numbers: Vec<(usize, f64)> = texts
+        .iter()
+        .filter(|(tag, _)| attribute(tag, "class") == Some("move-number"))
+        .map(|(tag, text)| (text.parse().unwrap(), attribute(tag, "x").unwrap().parse().unwrap()))
+        .collect();
+    assert_eq!(numbers.iter().map(|n| n.0).collect::<Vec<_>>(), [1, 5, 10]);
+    assert!(numbers.windows(2).all(|w| w[1].1 - w[0].1 >= 20.0), "{numbers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_given_as_the_chart_directory_is_a_command_line_mistake() {
+    let dir = scratch("svg-file");
+    let not_a_dir = dir.join("charts");
+    std::fs::write(&not_a_dir, "").unwrap();
+    let out = analyze(&["--svg", not_a_dir.to_str().unwrap(), &game("blunder.txt")]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("Error:")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains(not_a_dir.to_str().unwrap()), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing analysed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `text` holds a protocol pair `X,Y` (digits, a comma, digits).
+fn has_protocol_pair(text: &str) -> bool {
+    let b = text.as_bytes();
+    (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b',' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+}
+
+#[test]
+fn a_broken_move_is_named_once_in_pos_notation() {
+    let dir = scratch("square-names");
+    let occupied = dir.join("occupied.txt");
+    std::fs::write(&occupied, "h8 i9 h8\n").unwrap();
+    // PSQ counts from 1: 16,3 is off a 15x15 board, on the column after o.
+    let off_board = dir.join("off.psq");
+    std::fs::write(&off_board, "Piskvorky 15x15, 1:1, 0\n8,8,0\n16,3,0\n").unwrap();
+    for (file, square) in [(&occupied, "(h8)"), (&off_board, "(p3)")] {
+        let out = analyze(&["--no-svg", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let error = stderr.lines().find(|l| l.starts_with("Error:")).expect("an error line");
+        assert!(error.contains(square), "{error}");
+        assert!(!has_protocol_pair(error), "a square named two ways: {error}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rule_and_size_are_taken_as_every_subcommand_takes_them() {
+    // A name or a code for the rule; the Pente family on 19x19 unless told.
+    let dir = scratch("rule-size");
+    let file = dir.join("pente.txt");
+    std::fs::write(&file, "j10k10\n").unwrap();
+    let header = |args: &[&str]| {
+        let out = analyze(&[&["--no-svg"], args, &[file.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout.lines().next().unwrap_or_default().to_string()
+    };
+    assert!(header(&["--rule", "pente"]).contains("; pente 19x19;"), "{}", header(&["--rule", "pente"]));
+    assert!(header(&["--rule", "4", "--size", "17"]).contains("; renju 17x17;"));
+    assert!(header(&["--rule", "exact", "--line-length", "6"]).contains("15x15"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

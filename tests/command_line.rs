@@ -71,11 +71,11 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["bench", "--threads", "0"]);
     assert_usage_error(&["bench", "--positions", "no/such/file.txt"]);
     assert_usage_error(&["bench", "--rule", "64"]);
-    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--variant", "gomoku-ish"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--rule", "gomoku-ish"]);
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "0"]);
     assert_usage_error(&["match", "--engine", "a"]);
     assert_usage_error(&["match", "--bogus"]);
-    assert_usage_error(&["play", "--rules", "gomoku"]);
+    assert_usage_error(&["play", "--rule", "gomoku"]);
     assert_usage_error(&["play", "--threads", "0"]);
     assert_usage_error(&["play", "--size", "40"]);
     assert_usage_error(&["play", "--bogus"]);
@@ -87,10 +87,10 @@ fn mistakes_are_one_error_line_and_status_2() {
 
 #[test]
 fn play_and_match_name_the_same_games() {
-    // Every name play lists is a game match --variant plays, and the other way round.
+    // Every name play lists is a game match --rule plays, and the other way round.
     let play_help = stdout(&run(&["play", "--help"]));
     let match_help = stdout(&run(&["match", "--help"]));
-    let err = stderr(&run(&["play", "--rules", "gomoku"]));
+    let err = stderr(&run(&["play", "--rule", "gomoku"]));
     for name in ["freestyle", "exact", "renju", "caro", "caro-exact", "pente", "keryo", "gpente"] {
         assert!(play_help.contains(name), "play --help lacks {name}");
         assert!(match_help.contains(name), "match --help lacks {name}");
@@ -139,4 +139,96 @@ fn four_threads_search_at_once_on_one_core() {
         last.split_whitespace().nth(1).and_then(|n| n.parse::<u64>().ok()).expect("nodes N nps M time T ms")
     };
     assert_ne!(nodes("4"), nodes("1"));
+}
+
+/// The one `Error:` line of a command-line mistake (see [`assert_usage_error`]).
+fn error_line(args: &[&str]) -> String {
+    assert_usage_error(args);
+    let err = stderr(&run(args));
+    err.lines().find(|l| l.starts_with("Error: ")).unwrap_or_default().to_string()
+}
+
+#[test]
+fn an_unknown_option_names_the_nearest_one() {
+    for (args, meant) in [
+        (&["play", "--rulez", "renju"][..], "--rule"),
+        (&["match", "--engine", "a", "--engine", "b", "--turns", "100"], "--turn"),
+        (&["openings", "--cuont", "3"], "--count"),
+        (&["analyze", "--szie", "15", "game.txt"], "--size"),
+        (&["bench", "--thread", "2"], "--threads"),
+        (&["--playr", "weights"], "--player"),
+    ] {
+        let line = error_line(args);
+        assert!(line.contains(&format!(" {meant}?")), "{args:?}: {line}");
+    }
+    // Nothing near: no guess.
+    assert!(!error_line(&["play", "--colour", "red"]).contains('?'));
+}
+
+#[test]
+fn every_game_subcommand_takes_rule_by_code_or_name_and_size_alike() {
+    let dir = std::env::temp_dir().join(format!("qx-rule-size-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // `play` and `openings` take a name or a code after --rule (old spellings too, unlisted).
+    for rule in [&["--rule", "renju"][..], &["--rule", "4"], &["--rules", "renju"], &["--variant", "renju"]] {
+        let o = run(&[&["openings", "--count", "1", "--seed", "1", "--size", "9x11"], rule].concat());
+        assert!(o.status.success(), "{rule:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("1 opening for renju on 9x11,"), "{rule:?}: {}", stderr(&o));
+        let o = run(&[&["play", "--size", "9", "--depth", "1", "--seed", "1"], rule].concat());
+        assert!(o.status.success(), "{rule:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("a tournament of renju on 9x9"), "{rule:?}: {}", stdout(&o));
+    }
+    // The Pente family is on 19x19 unless told, in every subcommand.
+    let o = run(&["openings", "--count", "1", "--seed", "1", "--rule", "pente"]);
+    assert!(stderr(&o).contains(" on 19x19,"), "{}", stderr(&o));
+    let o = run(&["play", "--rule", "pente", "--depth", "1", "--seed", "1"]);
+    assert!(stdout(&o).contains(" on 19x19 "), "{}", stdout(&o));
+    // A board's side is 5 to 32 everywhere, given the same way.
+    for cmd in [&["openings", "--count", "1"][..], &["play"], &["analyze", "x.txt"]] {
+        assert_usage_error(&[cmd, &["--size", "4"]].concat());
+        assert_usage_error(&[cmd, &["--size", "15x"]].concat());
+        assert_usage_error(&[cmd, &["--rule", "64"]].concat());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn messages_are_in_words_with_numbers_that_agree() {
+    // A bad number is told as such, not as Rust's parse error.
+    let line = error_line(&["play", "--time", "-5"]);
+    assert!(line.starts_with("Error: --time: '-5'") && !line.contains("digit"), "{line}");
+    // A reversed range is told as reversed, with the range meant.
+    let line = error_line(&["openings", "--count", "2", "--stones", "10-3"]);
+    assert!(line.contains("3-10"), "{line}");
+    // One opening is one, not "1 openings".
+    let o = run(&["openings", "--count", "1", "--seed", "2", "--size", "9"]);
+    assert!(o.status.success());
+    assert!(stderr(&o).starts_with("1 opening for "), "{}", stderr(&o));
+    // match --help names every rule code it lists.
+    let help = stdout(&run(&["match", "--help"]));
+    let rule = help.lines().find(|l| l.trim_start().starts_with("--rule")).unwrap_or_default();
+    assert!(rule.contains("9 caro-exact"), "{rule}");
+}
+
+#[test]
+fn every_help_that_shows_squares_says_how_they_are_named() {
+    for cmd in ["play", "match", "openings", "analyze"] {
+        let help = stdout(&run(&[cmd, "--help"]));
+        assert!(help.contains("row number from 1 at the top"), "{cmd}: {help}");
+    }
+}
+
+#[test]
+fn begin_on_an_empty_board_claims_no_forced_move() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let _ = child.stdin.take().unwrap().write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\nEND\n");
+    let out = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    assert!(out.lines().any(|l| l == "7,7"), "the centre is played:\n{out}");
+    assert!(!out.lines().any(|l| l == "MESSAGE forced move"), "{out}");
 }

@@ -370,10 +370,11 @@ fn files_of_other_runs_repeated_shards_and_bad_files_are_refused() {
     std::fs::write(path("cut.txt"), &text[..text.len() / 2]).unwrap();
     refused(&[&path("cut.txt")], "cut.txt");
     refused(&[&path("absent.txt")], "cannot read");
-    // A missing shard is told, and the rest merged.
+    // A missing shard is told, in words (no module path of the program's), and the rest merged.
     let out = run_merge(&["--merge", &path("a.txt")]);
     assert!(out.status.success(), "{out:?}");
-    assert!(stderr(&out).contains("shards missing: 2/2"), "{out:?}");
+    let warning = stderr(&out).lines().find(|l| l.contains("shards missing: 2/2")).map(str::to_string);
+    assert!(warning.as_deref().is_some_and(|w| w.starts_with("Warning: ") && !w.contains("::")), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -390,5 +391,23 @@ fn bad_shards_are_refused_before_any_engine_starts() {
     assert!(!marker.exists());
     let out = run_merge(&["--merge"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_with_no_time_limit_at_all_is_refused_before_any_engine_starts() {
+    // Our search, told neither a turn nor a game limit, thinks until it is stopped: the run would
+    // never end. One of the two limits is enough.
+    let dir = scratch("no-limit");
+    let marker = dir.join("started");
+    let e = format!("bash -c 'touch {}; exec {BIN}'", marker.display());
+    let out = run_match(&["--engine", &e, "--engine", &e, "--turn", "0", "--game", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(stderr(&out).lines().filter(|l| l.starts_with("Error: ")).count(), 1, "{out:?}");
+    assert!(out.stdout.is_empty() && !marker.exists(), "{out:?}");
+    let w = weights();
+    let out = run_match(&["--engine", &w, "--engine", &w, "--turn", "0", "--game", "20000", "--games", "1"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(1), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

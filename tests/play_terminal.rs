@@ -88,7 +88,7 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
         "'Z9' is not a cell",
         "E5 is occupied.",
         "Hint: ",
-        "Took back 2 move(s).",
+        "Took back 2 moves.",
         "Saved to saved.txt",
         "The engine wins the round with five in a row.",
         "Final score: you 0, engine 10.",
@@ -98,7 +98,7 @@ fn a_scripted_pente_tournament_prints_the_stored_transcript() {
     }
     // The saved game goes on where it stopped.
     let saved = std::fs::read_to_string(dir.join("saved.txt")).unwrap();
-    assert!(saved.contains("moves E5 E6 A1 D5 I1 F5"), "{saved}");
+    assert!(saved.contains("moves E5 E4 A9 D5 I9 F5"), "{saved}");
     let (ok, out) = play(&dir, &["--resume", "saved.txt"], "quit\n");
     assert!(ok, "{out}");
     assert!(out.contains("Resuming round 1: you 0, engine 0."), "{out}");
@@ -155,7 +155,8 @@ fn gomoku_has_black_first_and_no_opening_rule_or_captures_while_pente_keeps_its_
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A saved freestyle round on 9x9 where the human (black, first) completes five with E1.
+/// A saved freestyle round on 9x9 where the human (black, first) completes five with E9. The file is
+/// of version 1, whose rows counted from the bottom (its A1 is the bottom-left corner, today's A9).
 const FIVE_TO_PLAY: &str = "quincunx-play 1\nrules freestyle\nsize 9\ntime 1000\ndepth 1\nthreads 1\n\
                             score 0 0\nround 1\nfirst human\nrng 5\ntournament 0\n\
                             moves A1 I9 B1 I8 C1 I6 D1 H9\n";
@@ -164,14 +165,14 @@ const FIVE_TO_PLAY: &str = "quincunx-play 1\nrules freestyle\nsize 9\ntime 1000\
 fn another_round_is_asked_again_until_the_answer_is_y_or_n() {
     let dir = scratch("again");
     std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
-    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nmaybe\n\nn\n");
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E9\nmaybe\n\nn\n");
     assert!(ok, "{out}");
     assert!(out.contains("You win the round with five in a row!"), "{out}");
     assert_eq!(out.matches("Play another round? (y/n)").count(), 3, "{out}");
     assert_eq!(out.matches("Please answer y or n.").count(), 2, "{out}");
     assert!(out.contains("You win the tournament!"), "{out}");
     // Yes goes on to the next round, which the leader opens.
-    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nYes\nquit\n");
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E9\nYes\nquit\n");
     assert!(ok, "{out}");
     assert!(out.contains("Round 2."), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -198,7 +199,7 @@ fn options_given_with_resume_win_over_the_saved_ones() {
     assert!(!ok, "the rules of a saved tournament cannot change");
     let (ok, _) = play(&dir, &["--resume", "g.sav", "--size", "15"], "quit\n");
     assert!(!ok, "the size of a saved tournament cannot change");
-    let (ok, out) = play(&dir, &["--resume", "g.sav", "--rules", "freestyle", "--size", "9"], "quit\n");
+    let (ok, out) = play(&dir, &["--resume", "g.sav", "--rule", "freestyle", "--size", "9"], "quit\n");
     assert!(ok, "the same rules and size are no change:\n{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -226,10 +227,10 @@ fn quitting_says_who_leads_and_that_the_tournament_was_abandoned() {
 fn a_win_is_told_in_moves_and_its_five_is_picked_out() {
     let dir = scratch("five");
     std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY).unwrap();
-    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E1\nn\n");
+    let (ok, out) = play(&dir, &["--resume", "five.sav"], "E9\nn\n");
     assert!(ok, "{out}");
-    assert!(out.contains(" 1  ◆─◆─◆─◆─◆─┴─┴─┴─┘  1"), "{out}");
-    assert!(out.contains("Five in a row (◆): A1 to E1."), "{out}");
+    assert!(out.contains(" 9  ◆─◆─◆─◆─◆─┴─┴─┴─┘  9"), "{out}");
+    assert!(out.contains("Five in a row (◆): A9 to E9."), "{out}");
     // The engine to move with four in a row: it says it wins with this move.
     let engine_wins = FIVE_TO_PLAY
         .replace("first human", "first engine")
@@ -274,9 +275,58 @@ fn every_line_fits_80_columns_on_15x15() {
     }
     // A round played out, its farewell and the next round's question.
     std::fs::write(dir.join("five.sav"), FIVE_TO_PLAY.replace("size 9", "size 15")).unwrap();
-    let session = "E1\nmaybe\ny\nheads\nquit\n";
+    let session = "E15\nmaybe\ny\nheads\nquit\n";
     let (ok, out) = play(&dir, &["--resume", "five.sav", "--time", "100"], session);
     assert!(ok, "{out}");
     assert_fits(&out, session);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The rows of the first board in `out` after the letters: each its label and its cells.
+fn first_board(out: &str) -> Vec<(usize, String)> {
+    out.lines()
+        .skip_while(|l| !l.trim_start().starts_with("A B C"))
+        .skip(1)
+        .map_while(|l| {
+            let (label, rest) = l.trim_start().split_once("  ")?;
+            Some((label.parse().ok()?, rest.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn squares_are_named_in_pos_notation_rows_from_the_top() {
+    let dir = scratch("squares");
+    // On 15x15 I11 is SGF's ik, column 9 and row 11 from the top, as `analyze` and the MESSAGE lines
+    // name it.
+    let (ok, out) = play(&dir, &["--depth", "1", "--seed", "3"], "tails\nI11\nsave s.sav\nquit\n");
+    assert!(ok, "{out}");
+    let after_move = &out[out.find("Your move: I11").expect("I11 was typed")..];
+    let board = first_board(after_move);
+    assert_eq!(board.iter().map(|(n, _)| *n).collect::<Vec<_>>(), (1..=15).collect::<Vec<_>>(), "{out}");
+    let row = &board[10].1;
+    let column_i = row.chars().nth(2 * 8).unwrap();
+    assert!("●◉".contains(column_i), "I11 is the 11th row from the top, 9th column:\n{after_move}");
+    // The saved moves read back as the same point in the library's pos notation.
+    let saved = std::fs::read_to_string(dir.join("s.sav")).unwrap();
+    let first = saved.lines().find_map(|l| l.strip_prefix("moves ")).unwrap().split(' ').next().unwrap();
+    assert_eq!(
+        quincunx::game::board::Pos::from_notation(first),
+        Some(quincunx::game::board::Pos::new(8, 10))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_at_the_prompt_lists_the_commands() {
+    let dir = scratch("help");
+    let (ok, out) = play(&dir, &["--size", "9", "--depth", "1", "--seed", "3"], "tails\nhelp\nquit\n");
+    assert!(ok, "{out}");
+    let after = &out[out.find("Your move: help").expect("help was typed")..];
+    let reply: Vec<&str> = after.lines().skip(1).take_while(|l| !l.starts_with("Your move")).collect();
+    assert!(!reply.is_empty() && !reply.join(" ").contains("is not a cell"), "{after}");
+    for command in ["hint", "undo", "save FILE", "quit"] {
+        assert!(reply.iter().any(|l| l.trim_start().starts_with(command)), "{command}: {reply:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,9 +3,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use quincunx::game::rules::Rules;
 
-use crate::cli::{num, parse_threads};
+use crate::cli::{GAME_FLAGS, GameChoice, parse_threads, unknown_option};
+
+/// `bench`'s own options, for [`unknown_option`] (with [`GAME_FLAGS`]).
+const FLAGS: &[&str] = &["--threads", "--positions", "--help"];
 
 pub const BENCH_USAGE: &str = "\
 usage: pbrain-quincunx bench [DEPTH] [--threads N] [--positions FILE [--rule R] [--size N]]
@@ -17,33 +19,42 @@ machine: a change that should not alter the search leaves it unchanged.
                     and `nodes` counts the main thread's
   --positions FILE  search these positions instead, one a line in pos notation (h8i9j10), black
                     first; blank lines and lines from # are skipped: time to depth
-  --rule R          their Gomocup rule code (default 0, freestyle)
+  --rule R          their rule, a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact)
+                    or its name (default freestyle; the Pente family is not benched)
   --size N          their board (default 15)";
 
 /// `bench`'s options; `None` when `--help` was asked for.
 pub fn parse_bench(args: &[String]) -> Result<Option<quincunx::search::bench::Bench>> {
     use quincunx::search::bench::{Bench, DEFAULT_DEPTH};
-    let (mut depth, mut threads, mut file, mut rule, mut size) = (None, 1, None, 0i64, 15i64);
+    let (mut depth, mut threads, mut file) = (None, 1, None);
+    let mut choice = GameChoice::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
+        if choice.take(a, &mut value)? {
+            continue;
+        }
         match a.as_str() {
             "-h" | "--help" => return Ok(None),
             "--threads" => threads = parse_threads(a, &value()?)?,
             "--positions" => file = Some(PathBuf::from(value()?)),
-            "--rule" => rule = num(a, &value()?)?,
-            "--size" => size = num(a, &value()?)?,
             d if !d.starts_with('-') && depth.is_none() => match d.parse::<i32>() {
                 Ok(n) if n >= 1 => depth = Some(n),
                 _ => bail!("bench depth '{d}' is not a whole number from 1"),
             },
             d if !d.starts_with('-') => bail!("bench takes one DEPTH, not two ('{d}')"),
-            other => bail!("unknown bench option '{other}'"),
+            other => return Err(unknown_option("bench", other, &[FLAGS, GAME_FLAGS].concat())),
         }
     }
-    if let Some(w) = Rules::from_mask(rule, 5).1 {
-        bail!("--rule: {w}");
+    let rules = choice.rules()?;
+    if rules.capture_rule().is_some() || rules.line != 5 {
+        bail!("--rule: bench searches the gomoku rules with five in a row, not {rules}");
     }
+    let rule = rules.mask();
+    let size = match choice.board(&rules) {
+        (w, h) if w == h => w as i64,
+        (w, h) => bail!("--size {w}x{h}: bench positions are on square boards"),
+    };
     let mut bench = Bench::standard(depth.unwrap_or(DEFAULT_DEPTH));
     bench.threads = threads;
     if let Some(file) = file {

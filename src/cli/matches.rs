@@ -13,7 +13,42 @@ use quincunx::tools::random::clock_seed;
 use quincunx::tools::referee::GameSettings;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, Shard, run_match};
 
-use crate::cli::{GameChoice, check_gen, num, parse_threads, stone_range, usage};
+use crate::cli::{
+    GAME_FLAGS, GameChoice, SQUARES, check_gen, num, parse_threads, stone_range, unknown_option, usage, whole,
+};
+
+/// `match`'s own options, for [`unknown_option`] (with [`GAME_FLAGS`]).
+const FLAGS: &[&str] = &[
+    "--engine",
+    "--name",
+    "--gauntlet",
+    "--turn",
+    "--game",
+    "--tolerance",
+    "--start-timeout",
+    "--memory",
+    "--threads",
+    "--games",
+    "--openings",
+    "--openings-random",
+    "--seed",
+    "--stones",
+    "--margin",
+    "--random",
+    "--concurrency",
+    "--sprt",
+    "--max-stones",
+    "--pause",
+    "--psq",
+    "--sgf",
+    "--quiet",
+    "--by-opening",
+    "--show-stderr",
+    "--shard",
+    "--results",
+    "--merge",
+    "--help",
+];
 
 const MATCH_USAGE: &str = "\
 usage: pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
@@ -27,13 +62,14 @@ a failure there stops the run with an error and no game played.
   --name NAME         a name for the engine given just before (default: its program's file name;
                       a repeated name gets #2, #3, ...)
   --gauntlet          the first engine against each other one (default: round robin)
-  --rule N            Gomocup rule code: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 (default 0)
-  --variant V         the game by name, as `play --rules` takes it: freestyle, exact, renju, caro,
-                      caro-exact, pente, keryo or gpente (default: the game --rule names)
+  --rule R            a Gomocup code (0 freestyle, 1 exact five, 4 renju, 8 caro, 9 caro-exact) or
+                      a name: freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente
+                      (default freestyle)
   --line-length K     K in a row wins (freestyle and exact rules; default 5)
-  --size N | WxH      board size (default 15)
+  --size N | WxH      board size (default 15; 19 for the Pente family)
   --turn MS           time per move in ms, 0 = none (default 1000)
-  --game MS           time per game and side in ms, 0 = none (default 0)
+  --game MS           time per game and side in ms, 0 = none (default 0); one of the two must limit
+                      a move: with neither the run is refused
   --tolerance MS      grace beyond the limits (default 500)
   --start-timeout MS  time to answer START (default 10000)
   --memory BYTES      INFO max_memory (default 367001600)
@@ -41,7 +77,7 @@ a failure there stops the run with an error and no game played.
   --games N           games per pairing (default 2, or 2N with --openings-random N; each opening is
                       played twice, colours swapped)
   --openings FILE     openings, one a line, black first: offsets from the centre (dx,dy, dx,dy, ...)
-                      or c-gomoku-cli's pos notation from the top-left corner (h8i9j10), line by line
+                      or c-gomoku-cli's pos notation (h8i9j10, squares as below), line by line
   --openings-random N draw N balanced openings afresh for the match's rule and board, as `openings`
                       does (not with --openings); the summary's first line gives the seed
   --seed S            their seed (default: the clock)
@@ -90,7 +126,10 @@ pub fn match_command(args: &[String]) -> Result<()> {
         MatchCommand::Merge(files, by_opening) => return merge_command(&files, by_opening),
     };
     if cfg.shard != Shard::WHOLE && results.is_none() {
-        log::warn!("shard {} without --results: its games cannot be merged with the others'", cfg.shard);
+        eprintln!(
+            "Warning: shard {} without --results: its games cannot be merged with the others'",
+            cfg.shard
+        );
     }
     // Made before the games, so that a path that cannot be written costs none.
     let mut results_file = match &results {
@@ -145,7 +184,7 @@ fn merge_command(files: &[PathBuf], by_opening: bool) -> Result<()> {
     }
     let merged = merge(&parts).map_err(anyhow::Error::msg)?;
     for w in &merged.warnings {
-        log::warn!("{w}");
+        eprintln!("Warning: {w}");
     }
     print!("{}", merged.summary.render());
     if by_opening {
@@ -162,7 +201,7 @@ fn parse_merge(args: &[String]) -> Result<MatchCommand> {
             "--merge" | "--quiet" => {}
             "--by-opening" => by_opening = true,
             "-h" | "--help" => {
-                println!("{MATCH_USAGE}");
+                println!("{MATCH_USAGE}\n{SQUARES}");
                 std::process::exit(0);
             }
             other if other.starts_with('-') => {
@@ -274,7 +313,7 @@ impl MatchArgs {
             "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
             "--memory" => game.max_memory = num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
-            "--games" => self.games = Some(num(a, &value()?)?),
+            "--games" => self.games = Some(whole(a, &value()?, 1)?),
             "--openings" => {
                 let path = value()?;
                 let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
@@ -285,7 +324,7 @@ impl MatchArgs {
             "--stones" => self.stones = Some(stone_range(a, &value()?)?),
             "--margin" => self.margin = Some(num(a, &value()?)?),
             "--random" => self.shuffle_seed = Some(num(a, &value()?)?),
-            "--concurrency" => self.concurrency = num(a, &value()?)?,
+            "--concurrency" => self.concurrency = whole(a, &value()?, 1)?,
             "--sprt" => self.sprt = Some(Sprt::parse(&value()?).map_err(anyhow::Error::msg)?),
             "--max-stones" => game.max_stones = num(a, &value()?)?,
             "--pause" => game.pause_ms = num(a, &value()?)?,
@@ -297,10 +336,10 @@ impl MatchArgs {
             "--shard" => self.shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
             "--results" => self.results = Some(PathBuf::from(value()?)),
             "-h" | "--help" => {
-                println!("{MATCH_USAGE}");
+                println!("{MATCH_USAGE}\n{SQUARES}");
                 std::process::exit(0);
             }
-            other => bail!("unknown match option '{other}'"),
+            other => return Err(unknown_option("match", other, &[FLAGS, GAME_FLAGS].concat())),
         }
         Ok(())
     }
@@ -312,7 +351,8 @@ impl MatchArgs {
         }
         let game = &mut self.game;
         game.rules = self.choice.rules()?;
-        (game.width, game.height) = (self.choice.width, self.choice.height);
+        (game.width, game.height) = self.choice.board(&game.rules);
+        game.check_time().map_err(anyhow::Error::msg)?;
         if game.max_stones == 0 {
             game.max_stones = default_max_stones(&game.rules, game.width * game.height);
         }
@@ -378,5 +418,17 @@ fn default_max_stones(rules: &Rules, cells: usize) -> usize {
         // Captured points are played again: the full board ends a Pente game.
         Variant::Pente { .. } => usize::MAX,
         _ => cells,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_in_the_usage() {
+        for flag in FLAGS.iter().chain(GAME_FLAGS).filter(|f| **f != "--help") {
+            assert!(MATCH_USAGE.contains(flag), "{flag}");
+        }
     }
 }

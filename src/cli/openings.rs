@@ -7,7 +7,15 @@ use quincunx::tools::opening::{offset_line, pos_line};
 use quincunx::tools::opening_gen::{self, GenConfig};
 use quincunx::tools::random::clock_seed;
 
-use crate::cli::{GameChoice, check_gen, num, stone_range, usage};
+use quincunx::tools::plural;
+
+use crate::cli::{
+    GAME_FLAGS, GameChoice, SQUARES, check_gen, num, stone_range, unknown_option, usage, whole,
+};
+
+/// `openings`'s own options, for [`unknown_option`] (with [`GAME_FLAGS`]).
+const FLAGS: &[&str] =
+    &["--count", "--stones", "--seed", "--depth", "--margin", "--format", "--out", "--help"];
 
 const OPENINGS_USAGE: &str = "\
 usage: pbrain-quincunx openings --count N [options]
@@ -19,18 +27,19 @@ and our own search to a fixed depth scores the position within the margin. The s
 same openings, and no two are alike.
   --count N           openings to write (required)
   --stones A-B        stones per opening, each count in the range as likely (default 3-10; A: exactly A)
-  --rule N            Gomocup rule code, as `match` takes it (default 0)
-  --variant V         the game by name: freestyle, exact, renju, caro, caro-exact, pente, keryo or gpente
+  --rule R            a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a
+                      name: freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente
+                      (default freestyle)
   --line-length K     K in a row wins (freestyle and exact rules; default 5)
-  --size N | WxH      board size (default 15)
+  --size N | WxH      board size (default 15; 19 for the Pente family)
   --seed S            the generator's seed (default: the clock); told on stderr
   --depth D           the judging search's depth in plies (default 6; 4 under the Pente family,
                       whose search is slower)
   --margin M          the largest score either way still balanced (default 60, on the evaluation's
                       scale, where a position's score spreads about 260 either way)
   --format F          offset: dx,dy, dx,dy, ... from the centre (default; what `match --openings` and
-                      c-gomoku-cli's -openings type=offset read), or pos: h8i9j10 from the top-left
-                      corner (c-gomoku-cli's type=pos; boards up to 26 wide)
+                      c-gomoku-cli's -openings type=offset read), or pos: h8i9j10, squares as
+                      below (c-gomoku-cli's type=pos; boards up to 26 wide)
   --out FILE          write to FILE (default: stdout)";
 
 /// What `openings` was asked for.
@@ -53,11 +62,11 @@ fn parse_openings_args(args: &[String]) -> Result<Option<OpeningsArgs>> {
             continue;
         }
         match a.as_str() {
-            "--count" => count = Some(num(a, &value()?)?),
+            "--count" => count = Some(whole(a, &value()?, 1)?),
             "--seed" => seed = Some(num(a, &value()?)?),
             "--stones" => stones = Some(stone_range(a, &value()?)?),
-            "--depth" => depth = Some(num(a, &value()?)?),
-            "--margin" => margin = Some(num(a, &value()?)?),
+            "--depth" => depth = Some(whole(a, &value()?, 1)?),
+            "--margin" => margin = Some(whole(a, &value()?, 0)?),
             "--format" => {
                 pos = match value()?.as_str() {
                     "offset" => false,
@@ -67,15 +76,13 @@ fn parse_openings_args(args: &[String]) -> Result<Option<OpeningsArgs>> {
             }
             "--out" => out = Some(PathBuf::from(value()?)),
             "-h" | "--help" => return Ok(None),
-            other => bail!("unknown openings option '{other}'"),
+            other => return Err(unknown_option("openings", other, &[FLAGS, GAME_FLAGS].concat())),
         }
     }
     let count: usize = count.context("--count is required")?;
-    if count == 0 {
-        bail!("--count: at least one opening");
-    }
-    let mut cfg =
-        GenConfig::new(choice.rules()?, choice.width, choice.height, seed.unwrap_or_else(clock_seed));
+    let rules = choice.rules()?;
+    let (width, height) = choice.board(&rules);
+    let mut cfg = GenConfig::new(rules, width, height, seed.unwrap_or_else(clock_seed));
     cfg.stones = stones.unwrap_or(cfg.stones);
     cfg.depth = depth.unwrap_or(cfg.depth);
     cfg.margin = margin.unwrap_or(cfg.margin);
@@ -91,7 +98,7 @@ pub fn openings_command(args: &[String]) -> Result<()> {
     let Some(OpeningsArgs { count, cfg, pos, out }) =
         parse_openings_args(args).map_err(|e| usage("openings", e))?
     else {
-        println!("{OPENINGS_USAGE}");
+        println!("{OPENINGS_USAGE}\n{SQUARES}");
         return Ok(());
     };
     // Made before the work, so that a path that cannot be written costs nothing.
@@ -110,7 +117,8 @@ pub fn openings_command(args: &[String]) -> Result<()> {
     }
     sink.write_all(text.as_bytes()).and_then(|()| sink.flush()).context("cannot write the openings")?;
     eprintln!(
-        "{count} openings for {} on {}x{}, seed {} ({:.1} s)",
+        "{} for {} on {}x{}, seed {} ({:.1} s)",
+        plural(count as u64, "opening"),
         cfg.rules,
         cfg.width,
         cfg.height,
@@ -118,4 +126,16 @@ pub fn openings_command(args: &[String]) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_in_the_usage() {
+        for flag in FLAGS.iter().chain(GAME_FLAGS).filter(|f| **f != "--help") {
+            assert!(OPENINGS_USAGE.contains(flag), "{flag}");
+        }
+    }
 }

@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use quincunx::game::rules::Rules;
-use quincunx::tools::opening_gen;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::{self, SelfplayConfig, Tally};
 use quincunx::tools::tournament::Shard;
+use quincunx::tools::{default_side, opening_gen};
 
-use crate::cli::{num, stone_range, usage};
+use crate::cli::{GameChoice, num, stone_range, unknown_option, usage, whole};
 
 const SELFPLAY_USAGE: &str = "\
 usage: pbrain-quincunx selfplay --games N --out FILE [options]
@@ -23,15 +23,30 @@ game (docs/training.md). Resumable: run the same command again after any stop an
 games FILE lacks. A progress line goes to stderr.
   --games N           games in the run (required)
   --out FILE          the data file, created or continued (required)
-  --rule R[,R...]     the games, cycled batch by batch: names (freestyle, exact, renju, caro,
-                      caro-exact, pente, keryo, gpente) or Gomocup rule codes (default freestyle)
-  --size N[,N...]     board sizes, N or WxH, cycled with the rules (default 15)
+  --rule R[,R...]     the games, cycled batch by batch: Gomocup codes (0 freestyle, 1 exact, 4 renju,
+                      8 caro, 9 caro-exact) or names (those and pente, keryo, gpente); default freestyle
+  --size N[,N...]     boards, N or WxH, each rule on each (default 15x15, 19x19 for the Pente family)
   --stones A-B        stones per opening (default 3-10)
   --nodes N           search nodes a move (default 5000; deterministic)
   --time MS           milliseconds a move instead of a node count
   --seed S            the openings' seed (default: the file's, else the clock)
   --shard K/N         play only part K of N of the run: the batches of 16 games b with b mod N = K-1
   --concurrency C     games at once, one thread each (default: the cores)";
+
+/// The options, for the nearest one to a slip of the keyboard.
+const FLAGS: &[&str] = &[
+    "--games",
+    "--out",
+    "--rule",
+    "--size",
+    "--stones",
+    "--nodes",
+    "--time",
+    "--seed",
+    "--shard",
+    "--concurrency",
+    "--help",
+];
 
 /// Nodes a move unless told otherwise: about 7 ms of search at 750,000 nodes a second.
 const DEFAULT_NODES: u64 = 5000;
@@ -42,27 +57,11 @@ struct SelfplayArgs {
     concurrency: usize,
 }
 
-/// One game of a `--rule` list: a name, or a Gomocup rule code.
-fn parse_rule(item: &str) -> Result<Rules> {
-    if let Some(r) = Rules::named(item) {
-        return Ok(r);
-    }
-    let code: i64 = num("--rule", item)?;
-    let (rules, warning) = Rules::from_mask(code, 5);
-    if let Some(w) = warning {
-        bail!("--rule: {w}");
-    }
-    Ok(rules)
-}
-
-fn parse_size(item: &str) -> Result<(usize, usize)> {
-    Ok(match item.split_once(['x', 'X']) {
-        Some((w, h)) => (num("--size", w)?, num("--size", h)?),
-        None => {
-            let n = num("--size", item)?;
-            (n, n)
-        }
-    })
+/// One item of a `--rule` or `--size` list, read as the other subcommands read the option.
+fn game_option<T>(flag: &str, item: &str, read: impl FnOnce(&GameChoice) -> Result<T>) -> Result<T> {
+    let mut choice = GameChoice::default();
+    choice.take(flag, || Ok(item.to_string()))?;
+    read(&choice)
 }
 
 /// The seed a file's header names, if any.
@@ -73,43 +72,52 @@ fn header_seed(path: &PathBuf) -> Option<u64> {
 }
 
 fn parse_args(args: &[String]) -> Result<Option<SelfplayArgs>> {
-    let (mut games, mut out, mut rules, mut sizes) = (None, None, vec![Rules::default()], vec![(15, 15)]);
+    let (mut games, mut out, mut rules, mut sizes) = (None, None, vec![Rules::default()], None);
     let (mut stones, mut nodes, mut time, mut seed) = (opening_gen::DEFAULT_STONES, None, None, None);
     let (mut shard, mut concurrency) = (Shard::WHOLE, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
         match a.as_str() {
-            "--games" => games = Some(num::<usize>(a, &value()?)?),
+            "--games" => games = Some(whole::<usize>(a, &value()?, 1)?),
             "--out" => out = Some(PathBuf::from(value()?)),
-            "--rule" => rules = value()?.split(',').map(parse_rule).collect::<Result<_>>()?,
-            "--size" => sizes = value()?.split(',').map(parse_size).collect::<Result<_>>()?,
+            "--rule" => {
+                rules = value()?
+                    .split(',')
+                    .map(|r| game_option(a, r, GameChoice::rules))
+                    .collect::<Result<_>>()?
+            }
+            "--size" => {
+                let list = value()?;
+                let read = |c: &GameChoice| c.size_given().context("--size needs a value");
+                sizes = Some(list.split(',').map(|n| game_option(a, n, read)).collect::<Result<Vec<_>>>()?);
+            }
             "--stones" => stones = stone_range(a, &value()?)?,
-            "--nodes" => nodes = Some(num::<u64>(a, &value()?)?),
-            "--time" => time = Some(num::<u64>(a, &value()?)?),
+            "--nodes" => nodes = Some(whole::<u64>(a, &value()?, 1)?),
+            "--time" => time = Some(whole::<u64>(a, &value()?, 1)?),
             "--seed" => seed = Some(num::<u64>(a, &value()?)?),
             "--shard" => shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
-            "--concurrency" => concurrency = Some(num::<usize>(a, &value()?)?),
+            "--concurrency" => concurrency = Some(whole::<usize>(a, &value()?, 1)?),
             "-h" | "--help" => return Ok(None),
-            other => bail!("unknown selfplay option '{other}'"),
+            other => return Err(unknown_option("selfplay", other, FLAGS)),
         }
     }
     let games = games.context("--games is required")?;
     let out = out.context("--out is required")?;
-    if games == 0 {
-        bail!("--games: at least one game");
-    }
     if nodes.is_some() && time.is_some() {
         bail!("--nodes and --time: give one limit a move");
-    }
-    if nodes == Some(0) || time == Some(0) {
-        bail!("a move needs a limit above 0");
     }
     let nodes = if time.is_some() { None } else { Some(nodes.unwrap_or(DEFAULT_NODES)) };
     let seed = seed.or_else(|| header_seed(&out)).unwrap_or_else(clock_seed);
     // Every rule on every size, each checked by the generator before any game.
-    let games_of: Vec<(Rules, usize, usize)> =
-        rules.iter().flat_map(|&r| sizes.iter().map(move |&(w, h)| (r, w, h))).collect();
+    // Without --size each game is on its own default board (19x19 for the Pente family, else 15x15).
+    let games_of: Vec<(Rules, usize, usize)> = rules
+        .iter()
+        .flat_map(|&r| {
+            let side = default_side(&r);
+            sizes.clone().unwrap_or_else(|| vec![(side, side)]).into_iter().map(move |(w, h)| (r, w, h))
+        })
+        .collect();
     for &(rules, w, h) in &games_of {
         let batch = opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, w, h, seed) };
         opening_gen::check(&batch).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -19,3 +19,17 @@ pub mod results;
 pub mod script;
 pub mod selfplay;
 pub mod tournament;
+
+use crate::game::rules::Rules;
+
+/// `n` and `word` agreeing: `1 stone`, `2 stones` (the plural by an `s`).
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The board side every tool uses when none is given: 19 for the Pente family (as its boards are),
+/// 15 for the rest.
+pub fn default_side(rules: &Rules) -> usize {
+    if rules.capture_rule().is_some() { 19 } else { 15 }
+}

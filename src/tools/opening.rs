@@ -54,7 +54,7 @@ impl Opening {
             }
             let p = Pos::new(x as usize, y as usize);
             if !seen.insert(p) {
-                return Err(format!("opening repeats the point {p}"));
+                return Err(format!("opening repeats the point {}", p.notation()));
             }
             out.push(p);
         }
@@ -114,13 +114,14 @@ pub fn pos_line(stones: &[Pos]) -> String {
 /// opening rule, is a renju foul, captures, or wins (an opening is a start, not a game).
 pub fn stone_error(rules: &Rules, board: &Board, p: Pos) -> Option<String> {
     if !board.is_empty(p) {
-        return Some(format!("{p} is played twice"));
+        return Some(format!("{} is played twice", p.notation()));
     }
+    let name = p.notation();
     match rules.verdict(board, p) {
         Verdict::Continue if board.captures_at(p, board.side_to_move()).is_empty() => None,
-        Verdict::Illegal(why) => Some(format!("{p} breaks the {rules} opening: {why}")),
-        Verdict::Foul(kind) => Some(format!("{p} is forbidden for black under {rules} ({kind})")),
-        _ => Some(format!("{p} ends or changes the game under {rules}")),
+        Verdict::Illegal(why) => Some(format!("{name} breaks the {rules} opening: {why}")),
+        Verdict::Foul(kind) => Some(format!("{name} is forbidden for black under {rules} ({kind})")),
+        _ => Some(format!("{name} ends or changes the game under {rules}")),
     }
 }
 

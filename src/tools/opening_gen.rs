@@ -97,8 +97,10 @@ impl fmt::Display for GenError {
             GenError::Config(why) => f.write_str(why),
             GenError::TooFew { found, wanted, tried } => write!(
                 f,
-                "only {found} of {wanted} openings were balanced after {tried} tries \
-                 (a wider margin or fewer stones finds more)"
+                "only {found} of {} {} balanced after {} (a wider margin or fewer stones finds more)",
+                crate::tools::plural(*wanted as u64, "opening"),
+                if *found == 1 { "was" } else { "were" },
+                if *tried == 1 { "1 try".to_string() } else { format!("{tried} tries") }
             ),
         }
     }
@@ -173,13 +175,22 @@ pub fn check(cfg: &GenConfig) -> Result<Arc<Patterns>, GenError> {
         return bad(e.to_string());
     }
     let (lo, hi) = cfg.stones;
-    if lo == 0 || hi < lo {
-        return bad(format!("the stone range {lo}-{hi} must run from 1 up"));
+    if lo == 0 {
+        return bad(format!("the stone range {lo}-{hi} must start from 1"));
+    }
+    if hi < lo {
+        return bad(format!(
+            "the stone range {lo}-{hi} is reversed: {hi}-{lo} runs from the smaller count up"
+        ));
     }
     // At most half of the widest window, cut to the board, may be taken: the rest is drawn from.
     let side = window_side(hi) + 2;
     if 2 * hi > side.min(cfg.width) * side.min(cfg.height) {
-        return bad(format!("{hi} stones do not fit a {}x{} board's openings", cfg.width, cfg.height));
+        let stones = crate::tools::plural(hi as u64, "stone");
+        return bad(format!(
+            "{stones} cannot be dropped in an opening of a {}x{} board",
+            cfg.width, cfg.height
+        ));
     }
     if cfg.depth < 1 {
         return bad(format!("the depth {} must be at least 1", cfg.depth));

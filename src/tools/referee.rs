@@ -13,7 +13,9 @@
 //! answer checked as a game's would be.
 //!
 //! Invariant: [`play_game`] returns within the sum of its time limits plus the start timeout, whatever
-//! the brains do.
+//! the brains do: no answer is waited for without a deadline. Settings with neither a turn nor a game
+//! limit are refused before a match ([`GameSettings::check_time`]); given anyway, a move may take
+//! only the tolerance (Gomocup's "0: play as fast as possible").
 
 use std::fmt;
 use std::process::Stdio;
@@ -50,6 +52,18 @@ pub struct GameSettings {
     pub pause_ms: u64,
     /// Let the brains' stderr through (else it is discarded).
     pub show_stderr: bool,
+}
+
+impl GameSettings {
+    /// Whether a move is limited at all: by the turn time, the game time, or both.
+    pub fn check_time(&self) -> Result<(), String> {
+        if self.turn_ms == 0 && self.game_ms == 0 {
+            return Err(
+                "neither a turn time nor a game time limits a move: give one (turn or game > 0)".into()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// A fault of a brain: each loses the game and restarts the brain.
@@ -195,7 +209,7 @@ impl Seat {
             return Err((Fault::Crash, "not running".into()));
         };
         let mut said = vec![];
-        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms), &mut said);
+        let (answer, elapsed_us) = ask(brain, &lines, budget.unwrap_or(0) + s.tolerance_ms, &mut said);
         // As after a game's turn: Rapfi 0.43 drops a command sent microseconds after its answer.
         if s.pause_ms > 0 {
             std::thread::sleep(Duration::from_millis(s.pause_ms));
@@ -385,7 +399,7 @@ impl Game {
             Ok(b) => b,
             Err(e) => return Outcome::Fault(Fault::CannotStart, e),
         };
-        let (answer, elapsed_us) = ask(brain, &lines, budget.map(|b| b + s.tolerance_ms), &mut vec![]);
+        let (answer, elapsed_us) = ask(brain, &lines, budget.unwrap_or(0) + s.tolerance_ms, &mut vec![]);
         match self.answered_point(s, side, answer, elapsed_us, budget) {
             Ok(p) => self.play(s, side, p, elapsed_us / 1000),
             Err((fault, detail)) => Outcome::Fault(fault, detail),
@@ -470,7 +484,7 @@ fn answered_move(
 fn free_point(board: &Board, x: i64, y: i64) -> Result<Pos, (Fault, String)> {
     match board.pos(x, y) {
         None => Err((Fault::OffBoard, format!("{x},{y}"))),
-        Some(p) if !board.is_empty(p) => Err((Fault::Occupied, p.to_string())),
+        Some(p) if !board.is_empty(p) => Err((Fault::Occupied, p.notation())),
         Some(p) => Ok(p),
     }
 }
@@ -498,17 +512,12 @@ fn board_lines(board: &Board, side: Color) -> Vec<String> {
     lines
 }
 
-/// Sends `lines` and waits for the answer until `limit_ms` after the first went (a day when `None`);
-/// the answer and the µs it took. The MESSAGE lines printed meanwhile go to `said`.
-fn ask(
-    brain: &mut Brain,
-    lines: &[String],
-    limit_ms: Option<u64>,
-    said: &mut Vec<String>,
-) -> (Received, u64) {
+/// Sends `lines` and waits for the answer until `limit_ms` after the first went; the answer and the µs
+/// it took. The MESSAGE lines printed meanwhile go to `said`.
+fn ask(brain: &mut Brain, lines: &[String], limit_ms: u64, said: &mut Vec<String>) -> (Received, u64) {
     let started = Instant::now();
     let sent = lines.iter().try_for_each(|l| brain.send(l));
-    let deadline = started + Duration::from_millis(limit_ms.unwrap_or(24 * 3600 * 1000));
+    let deadline = started + Duration::from_millis(limit_ms);
     let answer = match sent {
         Ok(()) => brain.recv_answer(deadline, said),
         Err(_) => Received::Closed,

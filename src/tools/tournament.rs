@@ -31,6 +31,7 @@ use crate::game::board::{Color, Pos};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::opening::{Opening, check_stones};
 use crate::tools::opening_gen::{GenConfig, generate};
+use crate::tools::plural;
 use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
@@ -266,6 +267,7 @@ fn validate(cfg: &MatchConfig) -> Result<Openings, String> {
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
+    cfg.game.check_time()?;
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
         return Err("SPRT needs exactly two engines".into());
     }
@@ -308,9 +310,10 @@ fn skipped_warning(cfg: &MatchConfig, skipped: &[(usize, String)]) -> String {
     let more = if skipped.len() > 10 { ", ..." } else { "" };
     let first = if skipped.len() > 1 { "the first: " } else { "" };
     format!(
-        "{} of {} openings skipped as they do not fit a {}x{} board under {}: {}{more} ({first}{})",
+        "{} of {} skipped as {} not fit a {}x{} board under {}: {}{more} ({first}{})",
         skipped.len(),
-        cfg.openings.len(),
+        plural(cfg.openings.len() as u64, "opening"),
+        if skipped.len() == 1 { "it does" } else { "they do" },
         cfg.game.width,
         cfg.game.height,
         cfg.game.rules,
@@ -345,9 +348,9 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
     let scheduled = jobs.len();
     if scheduled == 0 {
         log::warn!(
-            "shard {} has no games: the run has only {} games a pairing",
+            "shard {} has no games: the run has only {} a pairing",
             cfg.shard,
-            cfg.games_per_pair
+            plural(cfg.games_per_pair as u64, "game")
         );
     }
     // More workers than games would only start engines that never play.
@@ -624,10 +627,16 @@ impl Summary {
     /// The results as a table for people.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let fresh =
-            self.fresh.map_or(String::new(), |(n, seed)| format!(", {n} fresh openings, seed {seed}"));
+        let fresh = self.fresh.map_or(String::new(), |(n, seed)| {
+            format!(", {} fresh opening{}, seed {seed}", n, if n == 1 { "" } else { "s" })
+        });
         let shard = if self.shard.is_whole() { String::new() } else { format!(", shard {}", self.shard) };
-        let _ = writeln!(out, "{} games in {}{fresh}{shard}", self.games, duration(self.seconds));
+        let _ = writeln!(
+            out,
+            "{} in {}{fresh}{shard}",
+            plural(self.games as u64, "game"),
+            duration(self.seconds)
+        );
         for p in &self.pairs {
             let (a, b) = (&self.names[p.a], &self.names[p.b]);
             let t = p.total;
@@ -794,7 +803,7 @@ mod tests {
                 rules: Rules::default(),
                 width: 15,
                 height: 15,
-                turn_ms: 0,
+                turn_ms: 1000,
                 game_ms: 0,
                 tolerance_ms: 0,
                 start_timeout_ms: 0,
@@ -820,6 +829,12 @@ mod tests {
         assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
         assert_eq!(skipped.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 3]);
         assert_eq!(skipped_warning(&cfg, &skipped).lines().count(), 1);
+        // A move must be limited by one clock or the other: the referee waits on no answer for ever.
+        let mut unlimited = cfg;
+        unlimited.game.turn_ms = 0;
+        assert!(validate(&unlimited).is_err());
+        unlimited.game.game_ms = 5000;
+        assert!(validate(&unlimited).is_ok());
     }
 
     #[test]

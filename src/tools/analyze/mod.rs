@@ -22,44 +22,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::game::board::{MAX_SIDE, MIN_SIDE};
-use crate::game::rules::{GAME_NAMES, Rules};
-use crate::tools::process::split_command;
+use crate::game::rules::Rules;
+use crate::tools::default_side;
 use judge::Judge;
 use records::{RecordError, Recorded, name, replay};
 use report::{Report, analyse, summary, table};
 
-pub const USAGE: &str = "\
-usage: pbrain-quincunx analyze [options] FILE...
-
-Judges every position of recorded games and tells where they were won and lost: per move its value
-before and after from the mover's view (eval +W7: a win in 7 plies, -W7 a loss), the move preferred,
-and marks, as a table on stdout, and an SVG chart of each game. Progress goes to stderr. A file or game
-that cannot be read or judged is reported and the others analysed (exit status 1 at the end).
-FILE: an SGF collection (our match's, c-gomoku-cli's), a Piskvork PSQ game, or moves in pos
-notation, one game a line (h8i9j7 or h8 i9 j7).
-  --time MS         time per position (default 1000)
-  --threads N       search threads (default 1)
-  --rule R          the rule, a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9) or a name:
-                    freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente (default: the
-                    record's, else freestyle)
-  --size N | WxH    the board (default: the record's, else 15)
-  --margin M        a move that loses more than M against the preferred one is a mistake (default
-                    150: a position's evaluation spreads about 260 either way, and when the
-                    preferred move is played, the values before and after it differ by tens, now
-                    and then 100, at 1000 ms a position)
-  --engine CMD      judge with another Gomocup brain (quoted as one word) instead of our search:
-                    BOARD for each position, its score read from its MESSAGE lines (eval or ev N);
-                    without them the values are '-' and only the preferred move is shown
-  --svg DIR         write the charts into DIR (default: the current directory), as
-                    NAME-N.svg for game N of a file (a.sgf: a_sgf-1.svg, ...)
-  --no-svg          no charts
-  --out FILE        the tables to FILE instead of stdout
-Marks: mistake (the loss against the preferred move, values clipped to +-1000), let go (the mover
-had a win, proven or found, and no longer has it), forced win (a VCF or VCT our search proved: its
-line). The summary line gives each colour's mistakes and the move after which the winner stayed ahead.";
-
-/// Marks start at this loss (see `--margin` in [`USAGE`]).
+/// Marks start at this loss (`analyze --margin`).
 pub const DEFAULT_MARGIN: i32 = 150;
 
 /// What `analyze` was asked to do.
@@ -77,89 +46,6 @@ pub struct AnalyzeOptions {
     pub svg: Option<PathBuf>,
     pub out: Option<PathBuf>,
     pub files: Vec<PathBuf>,
-}
-
-impl AnalyzeOptions {
-    /// The options of `args` (after `analyze`), or what is wrong with them; `None` for `--help`.
-    pub fn parse(args: &[String]) -> Result<Option<AnalyzeOptions>, String> {
-        let mut o = AnalyzeOptions {
-            time_ms: 1000,
-            threads: 1,
-            rules: None,
-            size: None,
-            margin: DEFAULT_MARGIN,
-            engine: None,
-            svg: Some(PathBuf::from(".")),
-            out: None,
-            files: vec![],
-        };
-        let (mut svg_dir, mut no_svg) = (None, false);
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = || it.next().cloned().ok_or_else(|| format!("{a} needs a value"));
-            match a.as_str() {
-                "-h" | "--help" => return Ok(None),
-                "--time" => o.time_ms = whole(a, &value()?, 1)?,
-                "--threads" => o.threads = whole(a, &value()?, 1)?,
-                "--rule" => o.rules = Some(rule(&value()?)?),
-                "--size" => o.size = Some(size(&value()?)?),
-                "--margin" => o.margin = whole(a, &value()?, 0)?,
-                "--engine" => o.engine = Some(split_command(&value()?)?),
-                "--svg" => svg_dir = Some(PathBuf::from(value()?)),
-                "--no-svg" => no_svg = true,
-                "--out" => o.out = Some(PathBuf::from(value()?)),
-                f if f.starts_with('-') && f.len() > 1 => {
-                    return Err(format!("unknown analyze option '{f}'"));
-                }
-                f => o.files.push(PathBuf::from(f)),
-            }
-        }
-        match (svg_dir, no_svg) {
-            (Some(_), true) => return Err("--svg and --no-svg together".into()),
-            (Some(dir), false) => o.svg = Some(dir),
-            (None, true) => o.svg = None,
-            (None, false) => {}
-        }
-        if o.files.is_empty() {
-            return Err("no game record given".into());
-        }
-        Ok(Some(o))
-    }
-}
-
-/// A whole number from `min` (and at most `i32::MAX`: every number here is one).
-fn whole<T: TryFrom<i64>>(flag: &str, v: &str, min: i64) -> Result<T, String> {
-    let bad = || format!("{flag}: '{v}' is not a whole number from {min}");
-    let n: i64 = v.parse().map_err(|_| bad())?;
-    if n < min || n > i64::from(i32::MAX) {
-        return Err(bad());
-    }
-    T::try_from(n).map_err(|_| bad())
-}
-
-/// `--rule`: a Gomocup rule code or a game's name.
-fn rule(v: &str) -> Result<Rules, String> {
-    match v.parse::<i64>() {
-        Ok(code) => match Rules::from_mask(code, 5) {
-            (rules, None) => Ok(rules),
-            (_, Some(w)) => Err(format!("--rule: {w}")),
-        },
-        Err(_) => {
-            Rules::named(v).ok_or_else(|| format!("--rule: unknown rule '{v}' ({})", GAME_NAMES.join(", ")))
-        }
-    }
-}
-
-/// `--size N` or `--size WxH`, each side one the board takes.
-fn size(v: &str) -> Result<(usize, usize), String> {
-    let (w, h) = v.split_once(['x', 'X']).unwrap_or((v, v));
-    let side = |s: &str| -> Result<usize, String> {
-        match s.trim().parse::<usize>() {
-            Ok(n) if (MIN_SIDE..=MAX_SIDE).contains(&n) => Ok(n),
-            _ => Err(format!("--size: '{v}' is not a board of {MIN_SIDE} to {MAX_SIDE} a side")),
-        }
-    };
-    Ok((side(w)?, side(h)?))
 }
 
 /// Analyses every game of every file: the tables to the output, the charts to their directory, the
@@ -245,7 +131,8 @@ fn one_game(
         }
         (None, None) => Rules::default(),
     };
-    let (w, h) = opts.size.or(game.size).unwrap_or((15, 15));
+    let side = default_side(&rules);
+    let (w, h) = opts.size.or(game.size).unwrap_or((side, side));
     let replayed = replay(game, rules, w, h).map_err(|e| e.to_string())?;
     let recorded_winner = game.winner.flatten();
     let report = analyse(&replayed, recorded_winner, judge, opts.margin, progress)
@@ -267,7 +154,7 @@ fn one_game(
     text.push_str("\n\n");
     if let Some(dir) = &opts.svg {
         let path = dir.join(chart_name(file, game.number));
-        std::fs::write(&path, svg::chart(&report, &title))
+        std::fs::write(&path, svg::chart(&report, &title, &result_text(game, &report)))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(text)
@@ -294,35 +181,6 @@ fn chart_name(file: &Path, number: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn parse(args: &[&str]) -> Result<Option<AnalyzeOptions>, String> {
-        AnalyzeOptions::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn options_and_their_mistakes() {
-        let o = parse(&["--time", "50", "--rule", "renju", "--size", "20x15", "--no-svg", "a.sgf", "b.psq"])
-            .unwrap()
-            .unwrap();
-        assert_eq!((o.time_ms, o.rules, o.size, o.svg), (50, Rules::named("renju"), Some((20, 15)), None));
-        assert_eq!(o.files.len(), 2);
-        assert_eq!(parse(&["--rule", "1", "x"]).unwrap().unwrap().rules, Rules::named("exact"));
-        assert_eq!(parse(&["--help"]), Ok(None));
-        for bad in [
-            &["a.sgf", "--time", "0"][..],
-            &["a.sgf", "--threads", "x"],
-            &["a.sgf", "--rule", "64"],
-            &["a.sgf", "--rule", "go"],
-            &["a.sgf", "--size", "40"],
-            &["a.sgf", "--svg", "d", "--no-svg"],
-            &["a.sgf", "--engine", "'unclosed"],
-            &["a.sgf", "--margin"],
-            &["--bogus", "a.sgf"],
-            &[],
-        ] {
-            assert!(parse(bad).is_err(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn chart_names_keep_to_plain_characters() {

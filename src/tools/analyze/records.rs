@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::game::board::{Board, Color, Pos};
+use crate::game::board::{Board, BoardError, Color, Pos};
 use crate::game::rules::{Rules, Verdict};
 
 /// A record, or a game of it, that cannot be read or replayed.
@@ -54,6 +54,19 @@ pub struct Point {
     pub x: i64,
     pub y: i64,
     pub text: String,
+}
+
+impl Point {
+    /// The point in pos notation, as every tool names a square (`h8`); as the record wrote it when it
+    /// has no such name (off any board).
+    pub fn name(&self) -> String {
+        match (u8::try_from(self.x), u8::try_from(self.y)) {
+            (Ok(x), Ok(y)) if x < 26 && (y as usize) < crate::game::board::MAX_SIDE => {
+                Pos { x, y }.notation()
+            }
+            _ => format!("'{}'", self.text),
+        }
+    }
 }
 
 /// One game as a record tells it.
@@ -167,7 +180,7 @@ pub fn replay(game: &Recorded, rules: Rules, width: usize, height: usize) -> Res
     let [black, white] = game.setup.each_ref().map(|stones| {
         stones
             .iter()
-            .map(|p| board.pos(p.x, p.y).ok_or_else(|| format!("set-up stone {} is off the board", p.text)))
+            .map(|p| board.pos(p.x, p.y).ok_or_else(|| format!("set-up stone {} is off the board", p.name())))
             .collect::<Result<Vec<Pos>, String>>()
     });
     let (black, white) =
@@ -178,7 +191,7 @@ pub fn replay(game: &Recorded, rules: Rules, width: usize, height: usize) -> Res
     let start = board.clone();
     let (mut moves, mut decided) = (vec![], None);
     for (i, (point, color)) in game.moves.iter().enumerate() {
-        let fail = |what: String| RecordError { game: Some(n), mv: Some((i + 1, point.text.clone())), what };
+        let fail = |what: String| RecordError { game: Some(n), mv: Some((i + 1, point.name())), what };
         let mover = board.side_to_move();
         if let Some(winner) = decided {
             return Err(fail(format!("the game was over: {} had won", name(winner))));
@@ -188,7 +201,14 @@ pub fn replay(game: &Recorded, rules: Rules, width: usize, height: usize) -> Res
         }
         let verdict =
             board.pos(point.x, point.y).filter(|&p| board.is_empty(p)).map(|p| rules.verdict(&board, p));
-        let p = board.try_play(point.x, point.y).map_err(|e| fail(e.to_string()))?;
+        // The move is named once, in the record's own notation: the error says only what is wrong.
+        let p = board.try_play(point.x, point.y).map_err(|e| {
+            fail(match e {
+                BoardError::Occupied(_) => "the point is already taken".into(),
+                BoardError::OffBoard { .. } => format!("off the {width}x{height} board"),
+                e => e.to_string(),
+            })
+        })?;
         decided = match verdict {
             Some(Verdict::Win) => Some(mover),
             Some(Verdict::Foul(_) | Verdict::Illegal(_)) => Some(mover.opp()),

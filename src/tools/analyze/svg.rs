@@ -4,7 +4,10 @@
 //!
 //! Invariants: the document is well-formed XML (every text from a record is escaped) and has exactly
 //! one `<circle>` per move, whatever the values: a move without a value is a hollow point on the zero
-//! line, and the legend uses squares, not circles.
+//! line, and the legend uses squares, not circles. Each point's `class` names its marks (`move`,
+//! `mistake`, `let-go`, both, or `no-value`); a move both a mistake and a let-go is filled as a let-go
+//! and ringed as a mistake. The move numbers under the axis are every 5th, 10th, ... move (and the
+//! first), never closer than five moves apart.
 
 use std::fmt::Write as _;
 
@@ -48,8 +51,20 @@ fn black_view(r: &Row) -> Option<i32> {
     r.after.map(|v| if r.color == Color::Black { v } else { -v })
 }
 
-/// The chart of `report`, headed `title`.
-pub fn chart(report: &Report, title: &str) -> String {
+/// The moves between two numbers under the move axis for a game of `n` moves: 5, 10, 20, 50, ...
+/// whichever leaves at most 15 numbers.
+fn label_step(n: usize) -> usize {
+    let mut scale = 1;
+    loop {
+        if let Some(step) = [5, 10, 20].map(|k| k * scale).into_iter().find(|&step| n / step <= 15) {
+            return step;
+        }
+        scale *= 10;
+    }
+}
+
+/// The chart of `report`, headed `title`, with the game's `result` under it.
+pub fn chart(report: &Report, title: &str, result: &str) -> String {
     let n = report.rows.len();
     let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
     let x = |number: usize| LEFT + plot_w * (number as f64 - 0.5) / n.max(1) as f64;
@@ -60,7 +75,9 @@ pub fn chart(report: &Report, title: &str) -> String {
          viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <title>{title}</title>\n\
          <rect x=\"0\" y=\"0\" width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"white\"/>\n\
-         <text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{title}</text>\n"
+         <text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{title}</text>\n\
+         <text class=\"result\" x=\"{LEFT}\" y=\"40\">{}</text>\n",
+        escape(result)
     );
     // The value axis: gridlines, the zero line dashed, labels on the left.
     for (v, label) in [
@@ -92,13 +109,13 @@ pub fn chart(report: &Report, title: &str) -> String {
         LEFT + plot_w,
         HEIGHT - 12.0
     );
-    let step = [1, 2, 5, 10, 20, 50, 100].into_iter().find(|&k| n / k <= 25).unwrap_or(200);
+    let step = label_step(n);
     for number in (1..=n).filter(|m| *m == 1 || m % step == 0) {
         let xm = x(number);
         let _ = writeln!(
             s,
             "<line x1=\"{xm:.1}\" y1=\"{bottom}\" x2=\"{xm:.1}\" y2=\"{:.1}\" stroke=\"black\"/>\n\
-             <text x=\"{xm:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{number}</text>",
+             <text class=\"move-number\" x=\"{xm:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{number}</text>",
             bottom + 5.0,
             bottom + 18.0
         );
@@ -117,31 +134,43 @@ pub fn chart(report: &Report, title: &str) -> String {
     }
     // One point a move.
     for r in &report.rows {
-        let (cy, fill) = match black_view(r) {
-            Some(v) if r.let_go => (y(v), LET_GO),
-            Some(v) if r.mistake.is_some() => (y(v), MISTAKE),
-            Some(v) => (y(v), PLAIN),
-            None => (y(0), "none"),
+        let mistake = r.mistake.is_some();
+        let (cy, fill, class) = match black_view(r) {
+            Some(v) if r.let_go && mistake => (y(v), LET_GO, "mistake let-go"),
+            Some(v) if r.let_go => (y(v), LET_GO, "let-go"),
+            Some(v) if mistake => (y(v), MISTAKE, "mistake"),
+            Some(v) => (y(v), PLAIN, "move"),
+            None => (y(0), "none", "no-value"),
         };
-        let stroke = if fill == "none" { UNKNOWN } else { fill };
+        // Both marks: the let-go's fill in the mistake's ring.
+        let (stroke, width) = match fill {
+            "none" => (UNKNOWN, 1.0),
+            LET_GO if mistake => (MISTAKE, 2.5),
+            _ => (fill, 1.0),
+        };
         let radius = if fill == PLAIN { 3.0 } else { 5.0 };
         let _ = writeln!(
             s,
-            "<circle cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"{radius}\" fill=\"{fill}\" stroke=\"{stroke}\"><title>{}</title></circle>",
+            "<circle class=\"{class}\" cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"{radius}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"><title>{}</title></circle>",
             x(r.number),
             escape(&point_title(r))
         );
     }
     // The legend, in squares.
-    for (i, (colour, label)) in
-        [(PLAIN, "move"), (MISTAKE, "mistake"), (LET_GO, "let go"), (UNKNOWN, "no value")]
-            .into_iter()
-            .enumerate()
+    for (i, (colour, ring, label)) in [
+        (PLAIN, PLAIN, "move"),
+        (MISTAKE, MISTAKE, "mistake"),
+        (LET_GO, LET_GO, "let go"),
+        (LET_GO, MISTAKE, "both"),
+        (UNKNOWN, UNKNOWN, "no value"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let lx = LEFT + 85.0 * i as f64;
         let _ = writeln!(
             s,
-            "<rect x=\"{lx:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{colour}\"/>\n\
+            "<rect x=\"{lx:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{colour}\" stroke=\"{ring}\" stroke-width=\"2\"/>\n\
              <text x=\"{:.1}\" y=\"{:.1}\">{label}</text>",
             HEIGHT - 22.0,
             lx + 14.0,
@@ -193,9 +222,19 @@ mod tests {
             let_go: false,
         };
         let rows = vec![row(1, Some(20)), row(2, None), row(3, Some(-50)), row(4, Some(30))];
-        let svg = chart(&Report { rows, winner: None }, "<x> & y");
+        let svg = chart(&Report { rows, winner: None }, "<x> & y", "result B+ & more");
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<circle").count(), 4);
         assert!(!svg.contains("<x>"));
+        assert!(svg.contains("<text class=\"result\" x=\"85\" y=\"40\">result B+ &amp; more</text>"));
+    }
+
+    #[test]
+    fn move_numbers_come_every_fifth_or_tenth_move_or_sparser() {
+        assert_eq!((label_step(10), label_step(79), label_step(80), label_step(150)), (5, 5, 10, 10));
+        assert_eq!((label_step(160), label_step(320), label_step(800), label_step(1600)), (20, 50, 100, 200));
+        for n in 1..2000 {
+            assert!(n / label_step(n) <= 15, "{n}");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! It owns the tournament (rounds, the coin, points, saving and resuming) and the person's side of the
 //! screen: the board drawn with box-drawing lines, columns lettered `A..` from the left and rows
-//! numbered from 1 at the bottom (so the centre of 19x19 is J10), stones as circles, the last move
+//! numbered from 1 at the top, the pos notation of every tool (so the centre of 19x19 is J10), stones as circles, the last move
 //! marked. It reads commands from an [`Input`] (a pipe's lines, or a terminal's as typed) and writes
 //! to any `Write`, so a pipe drives it as well as a terminal; the engine's moves come from the search
 //! with a time (or depth) per move, shown thinking on a terminal.
@@ -113,7 +113,7 @@ impl PlayOptions {
     /// Pente family as its boards are).
     pub fn start(&self) -> Result<Tournament> {
         let rules = self.rules.unwrap_or_default();
-        let size = self.size.unwrap_or(if rules.capture_rule().is_some() { 19 } else { 15 });
+        let size = self.size.unwrap_or(crate::tools::default_side(&rules));
         if !(5..=26).contains(&size) {
             bail!("--size {size}: the terminal board is 5 to 26 wide");
         }
@@ -135,7 +135,7 @@ impl PlayOptions {
         if let Some(rules) = self.rules
             && rules != t.cfg.rules
         {
-            bail!("--rules: the saved tournament is {}; it cannot change", t.cfg.rules);
+            bail!("--rule: the saved tournament is {}; it cannot change", t.cfg.rules);
         }
         if let Some(size) = self.size
             && size != t.cfg.size
@@ -182,7 +182,7 @@ pub struct Tournament {
 /// Why a stone may not go on `p`, if it may not.
 fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     if !board.is_empty(p) {
-        return Some(format!("{} is occupied.", cell_name(p, board.height())));
+        return Some(format!("{} is occupied.", cell_name(p)));
     }
     let rules = &cfg.rules;
     if !cfg.opening_rule() {
@@ -192,10 +192,7 @@ fn refusal(cfg: &PlayConfig, board: &Board, p: Pos) -> Option<String> {
     let centre = Pos::new(board.width() / 2, board.height() / 2);
     match tournament_opening(board, p, false) {
         Some(OpeningError::NotOnCentre) => {
-            return Some(format!(
-                "The first stone must go on the centre, {}.",
-                cell_name(centre, board.height())
-            ));
+            return Some(format!("The first stone must go on the centre, {}.", cell_name(centre)));
         }
         // Only the first player's second stone comes third, and only the person reads the refusal.
         Some(OpeningError::TooNearCentre) => {
@@ -264,7 +261,7 @@ impl Tournament {
         b.set_capture(self.cfg.rules.capture_rule());
         for &p in &self.moves {
             if !b.is_empty(p) {
-                bail!("the saved moves play {} twice", cell_name(p, self.cfg.size));
+                bail!("the saved moves play {} twice", cell_name(p));
             }
             b.play_unchecked(p);
         }
@@ -316,8 +313,8 @@ pub fn run_tournament(
     } else {
         say!(out, "Points per round: 5 for five in a row, 1 per line of exactly four at the end.")?;
     }
-    let centre = cell_name(Pos::new(t.cfg.size / 2, t.cfg.size / 2), t.cfg.size);
-    say!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit.")?;
+    let centre = cell_name(Pos::new(t.cfg.size / 2, t.cfg.size / 2));
+    say!(out, "Commands: a move such as {centre} (the centre), hint, undo, save FILE, quit, help.")?;
     let resumed = !t.moves.is_empty() || t.round > 1 || t.score != [0, 0];
     if !resumed {
         match toss(&mut t, input, out)? {
@@ -525,7 +522,7 @@ mod tests {
         let save = format!("save {}", saved.display());
         for (at, line) in [(before, "tails"), (before, "E5"), (during, "A1"), (before, "B2"), (before, &save)]
         {
-            send.send(Ok((at, line.to_string()))).unwrap();
+            send.send(Ok((at, format!("{line}\n")))).unwrap();
         }
         drop(send);
         let out = shown(small(), &mut Typed::from_channel(incoming), false);
@@ -556,14 +553,15 @@ mod tests {
     }
 
     #[test]
-    fn cells_are_lettered_from_the_left_and_numbered_from_the_bottom() {
+    fn cells_are_lettered_from_the_left_and_numbered_from_the_top_as_pos_notation() {
         assert_eq!(parse_cell("J10", 19, 19), Some(Pos::new(9, 9)));
-        assert_eq!(parse_cell("a1", 19, 19), Some(Pos::new(0, 18)));
-        assert_eq!(parse_cell("S19", 19, 19), Some(Pos::new(18, 0)));
+        assert_eq!(parse_cell("a1", 19, 19), Some(Pos::new(0, 0)));
+        assert_eq!(parse_cell("S19", 19, 19), Some(Pos::new(18, 18)));
         assert_eq!(parse_cell("T1", 19, 19), None);
         assert_eq!(parse_cell("A20", 19, 19), None);
         assert_eq!(parse_cell("10", 19, 19), None);
-        assert_eq!(cell_name(Pos::new(9, 9), 19), "J10");
+        assert_eq!(cell_name(Pos::new(8, 10)), "I11");
+        assert_eq!(parse_cell(&Pos::new(8, 10).notation(), 15, 15), Some(Pos::new(8, 10)));
     }
 
     #[test]

@@ -19,12 +19,11 @@ fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Resu
     let five = five_through(board, &t.cfg.rules, p);
     write!(out, "{}", draw(board, t.cfg.pente(), &five))?;
     if let (Some(a), Some(b)) = (five.first(), five.last()) {
-        let h = board.height();
         let glyph = match board.get(p) {
             Cell::Stone(c) => five_glyph(c, t.cfg.pente()),
             _ => '◆',
         };
-        say!(out, "Five in a row ({glyph}): {} to {}.", cell_name(*a, h), cell_name(*b, h))?;
+        say!(out, "Five in a row ({glyph}): {} to {}.", cell_name(*a), cell_name(*b))?;
     }
     say!(out, "{}", status(t, board))?;
     Ok(())
@@ -32,7 +31,8 @@ fn show_win(t: &Tournament, board: &Board, p: Pos, out: &mut impl Write) -> Resu
 
 /// The engine thinks for the side to move (its own turn, or a hint: `voice` and `label` tell which).
 /// What was typed meanwhile is dropped, as it was typed before the answer could be seen, and
-/// returned for [`tell_dropped`]; on a terminal the lines its Enters left behind are wiped.
+/// returned for [`tell_dropped`]. A terminal's keys are hushed meanwhile (see [`Input::hush`]); one
+/// that could not be hushed echoed them, and the lines its Enters left behind are wiped.
 fn engine_turn(
     t: &Tournament,
     engine: &EngineSide,
@@ -42,9 +42,14 @@ fn engine_turn(
     label: &str,
 ) -> Result<(Reply, Vec<String>)> {
     let began = Instant::now();
-    let reply = think(t, engine, board, voice, live.then_some((&mut *out as &mut dyn Write, label)))?;
+    let hushed = live && input.hush(true);
+    let reply = think(t, engine, board, voice, live.then_some((&mut *out as &mut dyn Write, label)));
+    if hushed {
+        input.hush(false);
+    }
+    let reply = reply?;
     let dropped = input.drop_since(began);
-    if live {
+    if live && !hushed {
         wipe_lines_above(out, dropped.len())?;
     }
     Ok((reply, dropped))
@@ -91,10 +96,24 @@ fn not_a_cell(line: &str, board: &Board) -> String {
         None => typed.to_string(),
     };
     format!(
-        "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit.",
+        "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit, help.",
         (b'A' + board.width() as u8 - 1) as char,
         board.height(),
-        cell_name(Pos::new(board.width() / 2, board.height() / 2), board.height())
+        cell_name(Pos::new(board.width() / 2, board.height() / 2))
+    )
+}
+
+/// What `help` at the prompt says: the commands, and how squares are named.
+fn help(board: &Board) -> String {
+    let (w, h) = (board.width(), board.height());
+    let last = cell_name(Pos::new(w - 1, h - 1));
+    format!(
+        "Commands:\n  a square, such as {}: your move there (column letter A-{} from the left, row number 1-{h} from the top: A1 is the top-left corner, {last} the bottom-right)\n  \
+         hint: the engine's choice for you\n  undo: take back your last move and the engine's reply\n  \
+         save FILE: save the tournament, to go on later with play --resume FILE\n  quit: leave the tournament\n  \
+         help: this list",
+        cell_name(Pos::new(w / 2, h / 2)),
+        (b'A' + w as u8 - 1) as char,
     )
 }
 
@@ -126,7 +145,7 @@ pub(super) fn play_round(
             let five = rules.makes_win(&board, p, side);
             board.play_unchecked(p);
             t.moves.push(p);
-            say!(out, "Engine plays {}: {text}.", cell_name(p, board.height()))?;
+            say!(out, "Engine plays {}: {text}.", cell_name(p))?;
             tell_dropped(out, &dropped)?;
             if verdict == Verdict::Win {
                 show_win(t, &board, p, out)?;
@@ -158,7 +177,7 @@ pub(super) fn play_round(
                     "Finding a hint",
                 )?;
                 match mv {
-                    Some(p) => say!(out, "Hint: {} ({text}).", cell_name(p, board.height()))?,
+                    Some(p) => say!(out, "Hint: {} ({text}).", cell_name(p))?,
                     None => say!(out, "No hint: no move is left.")?,
                 }
                 tell_dropped(out, &dropped)?;
@@ -167,11 +186,12 @@ pub(super) fn play_round(
                 Some(undone) => {
                     board = t.board()?;
                     engine_score = None;
-                    say!(out, "Took back {undone} move(s).")?;
+                    say!(out, "Took back {}.", crate::tools::plural(undone as u64, "move"))?;
                 }
                 None => say!(out, "Nothing to undo.")?,
             },
             Some("save") => save(t, &line, out)?,
+            Some("help" | "?") => say!(out, "{}", help(&board))?,
             Some(word) => {
                 let Some(p) = parse_cell(word, board.width(), board.height()) else {
                     say!(out, "{}", not_a_cell(&line, &board))?;

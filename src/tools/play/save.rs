@@ -1,5 +1,7 @@
 //! The saved tournament: the text `save FILE` writes and `--resume FILE` reads, one `key value` a line
 //! under a version line; unknown keys are skipped so that older programs can still read newer files.
+//! Version 2 writes the moves in pos notation (rows from 1 at the top); version 1, whose rows counted
+//! from the bottom, is still read.
 
 use anyhow::{Context, Result, bail};
 
@@ -11,10 +13,9 @@ use crate::tools::random::Rng;
 impl Tournament {
     /// The text `save` writes.
     pub fn to_text(&self) -> String {
-        let h = self.cfg.size;
-        let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p, h)).collect();
+        let moves: Vec<String> = self.moves.iter().map(|&p| cell_name(p)).collect();
         format!(
-            "quincunx-play 1\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\ntournament {}\nmoves {}\n",
+            "quincunx-play 2\nrules {}\nsize {}\ntime {}\ndepth {}\nthreads {}\nscore {} {}\nround {}\nfirst {}\nrng {}\ntournament {}\nmoves {}\n",
             self.cfg.rules.name(),
             self.cfg.size,
             self.cfg.time_ms,
@@ -33,9 +34,11 @@ impl Tournament {
     /// Reads what `to_text` wrote.
     pub fn from_text(text: &str) -> Result<Tournament> {
         let mut lines = text.lines();
-        if lines.next().map(str::trim) != Some("quincunx-play 1") {
-            bail!("not a saved Quincunx tournament");
-        }
+        let from_bottom = match lines.next().map(str::trim) {
+            Some("quincunx-play 1") => true,
+            Some("quincunx-play 2") => false,
+            _ => bail!("not a saved Quincunx tournament"),
+        };
         let mut t = Tournament::new(PlayConfig {
             rules: Rules::pente(false),
             size: 19,
@@ -82,7 +85,11 @@ impl Tournament {
             bail!("size {} is not 5 to 26", t.cfg.size);
         }
         for m in moves_text.split_whitespace() {
-            let p = parse_cell(m, t.cfg.size, t.cfg.size).with_context(|| format!("bad move '{m}'"))?;
+            let n = t.cfg.size;
+            let mut p = parse_cell(m, n, n).with_context(|| format!("bad move '{m}'"))?;
+            if from_bottom {
+                p.y = (n - 1 - p.y as usize) as u8;
+            }
             t.moves.push(p);
         }
         t.board()?;

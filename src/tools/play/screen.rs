@@ -7,22 +7,16 @@ use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
 use crate::game::rules::Rules;
 
-/// A cell in the terminal's notation: column letter from the left, row number from the bottom.
-pub fn cell_name(p: Pos, height: usize) -> String {
-    format!("{}{}", (b'A' + p.x) as char, height - p.y as usize)
+/// A square as the board's edges show it and the person types it: the column letter from A at the
+/// left and the row number from 1 at the top, the pos notation every tool writes ([`Pos::notation`]),
+/// in capitals.
+pub fn cell_name(p: Pos) -> String {
+    p.notation().to_ascii_uppercase()
 }
 
 /// Parses `K10` (any case) on a board of this size.
 pub fn parse_cell(text: &str, width: usize, height: usize) -> Option<Pos> {
-    let t = text.trim().to_ascii_uppercase();
-    let mut chars = t.chars();
-    let letter = chars.next()?;
-    if !letter.is_ascii_uppercase() {
-        return None;
-    }
-    let x = (letter as u8 - b'A') as usize;
-    let row: usize = chars.as_str().parse().ok()?;
-    (x < width && (1..=height).contains(&row)).then(|| Pos::new(x, height - row))
+    Pos::from_notation(text.trim()).filter(|p| (p.x as usize) < width && (p.y as usize) < height)
 }
 
 /// The columns a line of text may take: an ordinary terminal's.
@@ -65,7 +59,7 @@ pub fn draw(board: &Board, pente: bool, five: &[Pos]) -> String {
     let letters: String = (0..w).map(|x| format!("{} ", (b'A' + x as u8) as char)).collect();
     let _ = writeln!(out, "    {}", letters.trim_end());
     for y in 0..h {
-        let row = h - y;
+        let row = y + 1;
         let _ = write!(out, "{row:>2}  ");
         for x in 0..w {
             let p = Pos::new(x, y);
@@ -176,7 +170,7 @@ pub(super) fn status(t: &Tournament, board: &Board) -> String {
     }
     if let Some(p) = board.last_move() {
         let who = t.who(board.side_to_move().opp());
-        second.push(format!("Last move: {} ({}).", cell_name(p, board.height()), who.word()));
+        second.push(format!("Last move: {} ({}).", cell_name(p), who.word()));
     }
     if !second.is_empty() {
         let _ = write!(s, "\n{}", second.join(" "));

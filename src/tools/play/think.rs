@@ -105,7 +105,7 @@ pub(super) fn think(
                     };
                     run(board, &Setup { progress: Some(&tell), ..setup })
                 });
-                let shown = show_thinking(out, label, &iterations, started, board.height());
+                let shown = show_thinking(out, label, &iterations, started);
                 // The search ends on its own limits, whatever became of the screen.
                 let outcome: Outcome = searching.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
                 shown.map(|()| outcome)
@@ -144,15 +144,13 @@ fn show_thinking(
     label: &str,
     iterations: &Receiver<(i32, Pos, i32)>,
     started: Instant,
-    height: usize,
 ) -> std::io::Result<()> {
     const SPINNER: [char; 4] = ['|', '/', '-', '\\'];
     let mut latest = None;
     for frame in 0usize.. {
         let mut line = format!("{} {label} {:.1} s", SPINNER[frame % 4], started.elapsed().as_secs_f64());
         if let Some((depth, mv, score)) = latest {
-            let _ =
-                write!(line, ": depth {depth}, best {}, eval {}", cell_name(mv, height), score_text(score));
+            let _ = write!(line, ": depth {depth}, best {}, eval {}", cell_name(mv), score_text(score));
         }
         write!(out, "{REDRAW}{line}")?;
         out.flush()?;
