@@ -27,7 +27,7 @@ pub mod bench;
 mod busy;
 mod movepick;
 mod node;
-mod params;
+pub mod params;
 mod quiesce;
 mod root;
 mod threads;
@@ -35,6 +35,7 @@ pub mod tt;
 
 use busy::Busy;
 use params::*;
+pub use params::{MAX_DEPTH, ParamError, Params, SPECS, Spec};
 pub use threads::{Outcome, Setup, run};
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -86,6 +87,8 @@ pub struct Worker<'a> {
     watch: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// By ply, what the line under way keeps (see `Stack`).
     stack: [Stack; MAX_PLY + 2],
+    /// The search's numbers, copied: read at every node, they sit beside the rest.
+    params: Params,
 }
 
 /// What the search keeps for one ply of the line under way (Stockfish's `Stack`).
@@ -101,21 +104,21 @@ struct Stack {
 }
 
 impl<'a> Worker<'a> {
+    /// A worker on `pos` with `setup`'s table, limits and parameters, stopped by `stop`.
     pub fn new(
         pos: Position,
-        tt: &'a Tt,
+        setup: &Setup<'a>,
         stop: &'a AtomicBool,
         shared_nodes: &'a AtomicU64,
-        limits: Option<&'a Limits>,
         main: bool,
     ) -> Worker<'a> {
         let n = pos.cell_count();
         Worker {
             pos,
-            tt,
+            tt: setup.tt,
             stop,
             shared_nodes,
-            limits,
+            limits: setup.limits,
             nodes: 0,
             counted: 0,
             aborted: false,
@@ -131,6 +134,7 @@ impl<'a> Worker<'a> {
             iteration: 0,
             watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
+            params: *setup.params,
         }
     }
 
@@ -187,11 +191,13 @@ pub struct SearchPlayer {
     pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
     /// Run the VCT solver at the root (on by default; off gives a cheaper, purely alpha-beta player).
     pub vct: bool,
+    /// The search's numbers (the defaults unless `--set` changed them).
+    pub params: Params,
 }
 
 impl Default for SearchPlayer {
     fn default() -> SearchPlayer {
-        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), pool: Mutex::new(None), vct: true }
+        SearchPlayer::with_params(Params::DEFAULT)
     }
 }
 
@@ -202,6 +208,11 @@ pub fn tt_bytes(memory: u64, asked: Option<u64>) -> u64 {
 }
 
 impl SearchPlayer {
+    /// A player that searches with `params`.
+    pub fn with_params(params: Params) -> SearchPlayer {
+        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), pool: Mutex::new(None), vct: true, params }
+    }
+
     /// The pattern tables of `rules` (built once per rule set), `None` for line lengths too long.
     pub fn patterns(&self, rules: &Rules) -> Option<Arc<Patterns>> {
         let mut cache = self.patterns.lock().unwrap_or_else(|e| e.into_inner());
@@ -271,7 +282,7 @@ impl Player for SearchPlayer {
             return WeightMatrix::default().think(board, rules, limits, stop);
         };
         let tt = self.table(tt_bytes(limits.memory, limits.table));
-        let max_depth = limits.max_depth.map_or(60, |d| d.clamp(1, 60) as i32);
+        let max_depth = limits.max_depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as u64) as i32);
         let pool = self.pool(limits.threads);
         let setup = Setup {
             pats,
@@ -283,6 +294,7 @@ impl Player for SearchPlayer {
             use_vct: self.vct,
             progress: limits.watch.as_ref().map(|w| &*w.0 as &(dyn Fn(&Progress) + Sync)),
             exclude: &limits.exclude,
+            params: &self.params,
         };
         let out = run(board, &setup);
         Thought {

@@ -62,14 +62,14 @@ impl<'a> Worker<'a> {
             // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
             // a three of ours (a counter-threat: the blocks of the opponent's fours may then make
             // fours of ours, which breaks the line; missing these threw away won games), or one of the
-            // prior's best quiet moves (see `THREAT_QUIET_MOVES`).
+            // prior's best quiet moves (see `Params::threat_quiet_moves`).
             let mut set = four_moves(&self.pos, me);
             // (Renju black's fouls are left out before the best two are taken: the prior ranks double
             // threes high, and fouls taken out after left black fewer answers, or none.)
             let quiet = if self.pos.restricted(me) {
-                self.best_first(self.near_moves(tt_move), THREAT_QUIET_MOVES)
+                self.best_first(self.near_moves(tt_move), self.params.threat_quiet_moves)
             } else {
-                self.top_near_moves(tt_move, THREAT_QUIET_MOVES)
+                self.top_near_moves(tt_move, self.params.threat_quiet_moves)
             };
             for i in line.into_iter().chain(three_moves(&self.pos, me)).chain(quiet) {
                 if self.pos.is_empty(i) && !set.contains(&i) {
@@ -185,9 +185,9 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.pos.pass();
-        let mut walk = Solver::with_nodes(THREAT_VCF_NODES);
+        let mut walk = Solver::with_nodes(self.params.threat_vcf_nodes);
         let mut line = vec![];
-        let found = walk.vcf_walk(&mut self.pos, THREAT_VCF_FOURS, VcfMode::CHECK, &mut line);
+        let found = walk.vcf_walk(&mut self.pos, self.params.threat_vcf_fours, VcfMode::CHECK, &mut line);
         self.nodes += walk.nodes;
         self.pos.pass();
         found.then_some(line)

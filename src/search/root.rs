@@ -17,9 +17,9 @@ impl<'a> Worker<'a> {
         pv_out: &mut Vec<usize>,
         prev: Option<i32>,
     ) -> Option<i32> {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.params.aspiration_delta;
         let (mut lo, mut hi) = match prev {
-            Some(s) if depth >= ASPIRATION_FROM && s.abs() < WIN_THRESHOLD => (s - delta, s + delta),
+            Some(s) if depth >= self.params.aspiration_from && s.abs() < WIN_THRESHOLD => (s - delta, s + delta),
             _ => (-INF, INF),
         };
         // A later move that failed high beat the first one: if time runs out in the re-search, it is
@@ -61,8 +61,8 @@ impl<'a> Worker<'a> {
             // growth by a third finds such wins sooner, yet played no better. Every window is searched to
             // the iteration's depth, not a ply shallower after fail highs (Rapfi's `failHighCnt`; both in
             // docs/search.md §2).
-            delta = delta * (3 + s.abs() / 1024) / 4 + 6;
-            if delta > ASPIRATION_MAX {
+            delta = delta * (3 + s.abs() / 1024) / 4 + self.params.aspiration_widen;
+            if delta > self.params.aspiration_max {
                 (lo, hi) = (-INF, INF);
             }
         }
@@ -87,14 +87,15 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let me = self.pos.side();
         let quiet = self.pos.count(me.opp(), Class::Flex4) == 0;
-        let curve = if self.prior_ordered() { reduction } else { gentle_reduction };
+        let prior = self.prior_ordered();
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
             // root that played worse (docs/search.md §2).
-            let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
-                curve(depth, n).min(depth - 2)
+            let reduce = if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3 {
+                let r = if prior { self.params.reduction(depth, n) } else { self.params.gentle_reduction(depth, n) };
+                r.min(depth - 2)
             } else {
                 0
             };

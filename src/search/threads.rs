@@ -43,11 +43,14 @@ pub struct Setup<'a> {
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// Moves not to choose (see `Limits::exclude`).
     pub exclude: &'a [Pos],
+    /// The search's numbers (`SearchPlayer::params`).
+    pub params: &'a Params,
 }
 
 impl<'a> Setup<'a> {
-    /// A fixed-depth search on one thread with no time limit and no root VCT: deterministic, the same
-    /// node count on every machine (`bench`, the openings generator).
+    /// A fixed-depth search on one thread with no time limit and no root VCT, with the default
+    /// parameters: deterministic, the same node count on every machine (`bench`, the openings
+    /// generator).
     pub fn fixed_depth(pats: &Arc<Patterns>, tt: &'a Tt, depth: i32, stop: &'a AtomicBool) -> Setup<'a> {
         Setup {
             pats: Arc::clone(pats),
@@ -59,6 +62,7 @@ impl<'a> Setup<'a> {
             use_vct: false,
             progress: None,
             exclude: &[],
+            params: &Params::DEFAULT,
         }
     }
 }
@@ -166,10 +170,8 @@ fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
     let limits = setup.limits;
     let mut nodes = 0;
     let budget_nodes = |share: u64| limits.and_then(|l| l.max_nodes).map_or(share, |n| n.min(share));
-    // The solvers get a share of the move's time: VCF a tenth of the hard limit, VCT a fifth, at the
-    // root only. What they prove is exact and played at once; a VCT inside the tree found fewer long
-    // wins, and a smaller, larger or no root VCT played the same: it stays for its exact proofs
-    // (docs/search.md §1).
+    // The solvers get a share of the move's time (a tenth of the hard limit for VCF, a fifth for VCT),
+    // at the root only: see `Params::root_vcf_nodes`.
     let deadline = |share: u32| limits.and_then(|l| l.budget.hard.map(|h| l.budget.start + h / share));
     let proof = |pos: &Position, line: &[usize], nodes: u64, shortcut: fn(Vec<Pos>) -> Shortcut| Outcome {
         mv: Some(pos.pos_of(line[0])),
@@ -180,17 +182,23 @@ fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
         shortcut: Some(shortcut(line.iter().map(|&i| pos.pos_of(i)).collect())),
         iterations: vec![],
     };
-    let stop = setup.stop;
-    let mut solver =
-        Solver::new(ThreatLimits { max_nodes: budget_nodes(200_000), stop, deadline: deadline(10) });
-    if let Some(line) = solver.vcf(pos, 16) {
+    let (stop, p) = (setup.stop, setup.params);
+    let mut solver = Solver::new(ThreatLimits {
+        max_nodes: budget_nodes(p.root_vcf_nodes),
+        stop,
+        deadline: deadline(p.root_vcf_share),
+    });
+    if let Some(line) = solver.vcf(pos, p.root_vcf_fours) {
         return Ok(proof(pos, &line, solver.nodes, Shortcut::Vcf));
     }
     nodes += solver.nodes;
     if setup.use_vct && five_points(pos, pos.side().opp()).is_empty() {
-        let mut solver =
-            Solver::new(ThreatLimits { max_nodes: budget_nodes(60_000), stop, deadline: deadline(5) });
-        if let Some(line) = solver.vct(pos, 7) {
+        let mut solver = Solver::new(ThreatLimits {
+            max_nodes: budget_nodes(p.root_vct_nodes),
+            stop,
+            deadline: deadline(p.root_vct_share),
+        });
+        if let Some(line) = solver.vct(pos, p.root_vct_depth) {
             return Ok(proof(pos, &line, nodes + solver.nodes, Shortcut::Vct));
         }
         nodes += solver.nodes;
@@ -204,7 +212,7 @@ fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
 fn root_moves(pos: &Position, setup: &Setup, shared: &Shared, caro_stops: Option<Vec<usize>>) -> Vec<usize> {
     let me = pos.side();
     let opp = me.opp();
-    let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+    let mut w = Worker::new(pos.clone(), setup, setup.stop, &shared.nodes, true);
     let mut narrowed = false;
     let generated = match caro_stops.filter(|s| s.len() >= 2) {
         Some(stops) => Ok(stops),
@@ -215,7 +223,7 @@ fn root_moves(pos: &Position, setup: &Setup, shared: &Shared, caro_stops: Option
             if narrowed {
                 // The root can afford the other moves too (see the fallback in `search`): after the
                 // answers to the threat, the best of the rest.
-                w.add_other_moves(&mut m, None, None, MAX_QUIET_MOVES);
+                w.add_other_moves(&mut m, None, None, setup.params.max_quiet_moves);
             }
             m
         }
@@ -318,7 +326,7 @@ fn lead(
 ) -> ((usize, i32, i32), Vec<Iteration>, u64) {
     let mut iterations = vec![];
     let mut result = (root_moves[0], 0, 0);
-    let mut w = Worker::new(pos.clone(), setup.tt, setup.stop, &shared.nodes, setup.limits, true);
+    let mut w = Worker::new(pos.clone(), setup, setup.stop, &shared.nodes, true);
     w.watch = setup.progress;
     if setup.pool.is_some() {
         w.busy = Some(&shared.busy);
@@ -385,7 +393,7 @@ fn lead(
         // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
         // finds the defence it hid (docs/search.md §11).
         claims = if p.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
-        if claims >= CLAIM_ITERATIONS {
+        if claims >= setup.params.claim_iterations {
             break;
         }
         if setup.limits.is_some_and(|l| l.budget.past_soft()) {
@@ -402,7 +410,7 @@ fn lead(
 /// completed. At the same depth the threads split the moves through `busy`, which makes two threads
 /// reach a depth sooner than a helper a ply ahead does (docs/search.md §3).
 fn help(pos: Position, mut moves: Vec<usize>, setup: &Setup, shared: &Shared) {
-    let mut w = Worker::new(pos, setup.tt, &shared.helper_stop, &shared.nodes, setup.limits, false);
+    let mut w = Worker::new(pos, setup, &shared.helper_stop, &shared.nodes, false);
     w.busy = Some(&shared.busy);
     w.completed = Some(&shared.completed);
     let mut pv = vec![];
