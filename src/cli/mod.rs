@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod matches;
 pub mod openings;
+pub mod params;
 pub mod play;
 pub mod script;
 

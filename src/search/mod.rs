@@ -210,7 +210,13 @@ pub fn tt_bytes(memory: u64, asked: Option<u64>) -> u64 {
 impl SearchPlayer {
     /// A player that searches with `params`.
     pub fn with_params(params: Params) -> SearchPlayer {
-        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), pool: Mutex::new(None), vct: true, params }
+        SearchPlayer {
+            patterns: Mutex::new(None),
+            tt: Mutex::new(None),
+            pool: Mutex::new(None),
+            vct: true,
+            params,
+        }
     }
 
     /// The pattern tables of `rules` (built once per rule set), `None` for line lengths too long.

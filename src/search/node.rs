@@ -420,8 +420,9 @@ impl<'a> Worker<'a> {
                 // and the nominal depth would then be the shallowest look it gets (docs/search.md §7).
                 // The full-window re-search below goes back to the nominal depth: kept at the extended
                 // one, it did no better (docs/strength.md, Ideas tried).
-                let deeper = v > alpha + self.params.lmr_deeper_base + self.params.lmr_deeper_per_ply * reduce
-                    && self.stack[ply].ext < self.params.max_lmr_extensions;
+                let deeper =
+                    v > alpha + self.params.lmr_deeper_base + self.params.lmr_deeper_per_ply * reduce
+                        && self.stack[ply].ext < self.params.max_lmr_extensions;
                 self.stack[ply + 1].ext = self.stack[ply].ext + u8::from(deeper);
                 v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1, !cut_node);
             }
@@ -554,5 +555,8 @@ fn likely_fail_high(p: &Params, node: &Node, eval: i32, calm: bool) -> bool {
     // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
     // none; docs/search.md §5.7). Neither ProbCut beside it nor a ply more for a second four in a row
     // paid (docs/strength.md, Ideas tried).
-    eval >= node.beta + p.fail_high_base + p.fail_high_per_ply * node.depth + p.fail_high_fours * i32::from(!calm)
+    eval >= node.beta
+        + p.fail_high_base
+        + p.fail_high_per_ply * node.depth
+        + p.fail_high_fours * i32::from(!calm)
 }

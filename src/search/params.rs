@@ -262,7 +262,8 @@ impl Params {
     /// Applies `NAME=VALUE[,NAME=VALUE…]` in order (blank items are skipped).
     pub fn apply(&mut self, settings: &str) -> Result<(), ParamError> {
         for item in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (name, value) = item.split_once('=').ok_or_else(|| ParamError::Malformed(item.to_string()))?;
+            let (name, value) =
+                item.split_once('=').ok_or_else(|| ParamError::Malformed(item.to_string()))?;
             let (name, value) = (name.trim(), value.trim());
             let spec = Spec::find(name)
                 .ok_or_else(|| ParamError::Unknown { name: name.to_string(), nearest: nearest_name(name) })?;

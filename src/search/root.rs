@@ -19,7 +19,9 @@ impl<'a> Worker<'a> {
     ) -> Option<i32> {
         let mut delta = self.params.aspiration_delta;
         let (mut lo, mut hi) = match prev {
-            Some(s) if depth >= self.params.aspiration_from && s.abs() < WIN_THRESHOLD => (s - delta, s + delta),
+            Some(s) if depth >= self.params.aspiration_from && s.abs() < WIN_THRESHOLD => {
+                (s - delta, s + delta)
+            }
             _ => (-INF, INF),
         };
         // A later move that failed high beat the first one: if time runs out in the re-search, it is
@@ -93,12 +95,18 @@ impl<'a> Worker<'a> {
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
             // root that played worse (docs/search.md §2).
-            let reduce = if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3 {
-                let r = if prior { self.params.reduction(depth, n) } else { self.params.gentle_reduction(depth, n) };
-                r.min(depth - 2)
-            } else {
-                0
-            };
+            let reduce =
+                if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3
+                {
+                    let r = if prior {
+                        self.params.reduction(depth, n)
+                    } else {
+                        self.params.gentle_reduction(depth, n)
+                    };
+                    r.min(depth - 2)
+                } else {
+                    0
+                };
             // A root move's score is its search's, whatever kind of move it is: a nudge either way to
             // its choice of fours (closed fours rated 40 lower or 30 higher) cost much (docs/strength.md,
             // Ideas tried).
