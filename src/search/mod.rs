@@ -48,13 +48,12 @@ use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
 use crate::game::pattern::Patterns;
-use crate::game::rules::{Rules, Variant};
+use crate::game::rules::Rules;
 use crate::player::{Iteration, Limits, Player, Progress, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
-    Four, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points, five_stops,
-    four_moves, four_three_defences, four_three_wins, play_four, stops_off_the_point, three_moves,
-    vcf_candidates,
+    Four, Profile, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points,
+    five_stops, four_moves, four_three_defences, four_three_wins, play_four, three_moves, vcf_candidates,
 };
 
 /// Everything one search thread needs.
@@ -89,6 +88,8 @@ pub struct Worker<'a> {
     stack: [Stack; MAX_PLY + 2],
     /// The search's numbers, copied: read at every node, they sit beside the rest.
     params: Params,
+    /// What the rules mean to the search, decided once.
+    profile: Profile,
 }
 
 /// What the search keeps for one ply of the line under way (Stockfish's `Stack`).
@@ -113,6 +114,7 @@ impl<'a> Worker<'a> {
         main: bool,
     ) -> Worker<'a> {
         let n = pos.cell_count();
+        let profile = Profile::of_position(&pos);
         Worker {
             pos,
             tt: setup.tt,
@@ -135,6 +137,7 @@ impl<'a> Worker<'a> {
             watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
             params: *setup.params,
+            profile,
         }
     }
 

@@ -19,7 +19,7 @@ impl<'a> Worker<'a> {
         let me = pos.side();
         let opp = me.opp();
         let moves: Vec<(i32, usize)>;
-        let pente = pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         if pente && pos.count(opp, Class::Five) > 0 {
             // Pente: a five point is met by blocking it or by capturing a stone out of the line.
             let mut set: Vec<usize> = five_points(pos, opp);
@@ -193,14 +193,6 @@ impl<'a> Worker<'a> {
         found.then_some(line)
     }
 
-    /// Whether moves are ordered by the fitted prior (`policy`): everywhere but Pente, whose captures
-    /// the fit never saw and which keeps the weight matrix. The move counts and reductions that pay
-    /// with the prior's order never paid with the weight matrix's, so they follow this too.
-    #[inline]
-    pub(super) fn prior_ordered(&self) -> bool {
-        self.pos.capture_rule().is_none()
-    }
-
     /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
     /// logit) plus the history / 64. The history, unbounded within a move and learned at every node (the
     /// answers to an open three too), matters more than it looks beside the fitted prior, and neither
@@ -213,7 +205,7 @@ impl<'a> Worker<'a> {
         }
         let me = self.pos.side();
         let mut v = self.history[i][me.index()] / 64;
-        if self.prior_ordered() {
+        if self.profile.prior_ordered {
             v += self.pos.prior(i);
         } else {
             // Pente: the weight matrix, whose terms know of captures.

@@ -59,7 +59,7 @@ impl<'a> Worker<'a> {
         }
         let me = self.pos.side();
         let opp = me.opp();
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         node.quiet = self.pos.count(opp, Class::Flex4) == 0;
         // At a calm node no threat of the opponent's narrows the moves: no open three, no four to play.
         let calm =
@@ -101,12 +101,12 @@ impl<'a> Worker<'a> {
         if self.pos.count(me, Class::Five) > 0 {
             return Some(WIN - p - 1);
         }
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         if pente && self.capture_win(me) {
             return Some(WIN - p - 1);
         }
         let opp_fives = if pente { 0 } else { self.pos.count(opp, Class::Five) };
-        if opp_fives > 0 && stops_off_the_point(&self.pos) {
+        if opp_fives > 0 && self.profile.stops_off_the_point {
             return Some(self.stop_fives(node));
         }
         if opp_fives >= 2 {
@@ -156,16 +156,14 @@ impl<'a> Worker<'a> {
     /// (see `quiesce`), the evaluation or a line of our fours that beats it. `None` when the node is
     /// searched on.
     fn horizon(&mut self, node: &Node) -> Option<i32> {
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
         // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
-        // positions facing one. Not under renju, where black's four points may be fouls and the rule
-        // lost ground; nor a ply more under a four-three point of the opponent's, which did not pay
-        // (docs/search.md §5.2).
-        let threatened = !pente
+        // positions facing one (see `Profile::threes_past_horizon`); not a ply more under a four-three
+        // point of the opponent's, which did not pay (docs/search.md §5.2).
+        let threatened = self.profile.threes_past_horizon
             && node.depth > -2
-            && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0
-            && self.pos.patterns().rules.variant != Variant::Renju;
+            && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0;
         if (node.depth > 0 || threatened) && node.ply < MAX_PLY {
             return None;
         }
@@ -262,7 +260,7 @@ impl<'a> Worker<'a> {
         // Defending an open three: only the best few answers by the prior at first, the rest held
         // back for when all of those lose (a pruned defence must not make the three a win).
         let mut end = moves.len();
-        if !node.quiet && node.ply >= 2 && self.prior_ordered() {
+        if !node.quiet && node.ply >= 2 && self.profile.prior_ordered {
             end = end.min(self.params.defence_moves(node.depth));
         }
         let mut rechecked = false;
@@ -317,7 +315,7 @@ impl<'a> Worker<'a> {
     /// The generated moves of a node, at a quiet one only the best `quiet_moves` by the prior; `Err`
     /// with the node's score when the generator decides it.
     fn node_moves(&mut self, node: &Node, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
-        let limit = match (node.quiet, self.prior_ordered()) {
+        let limit = match (node.quiet, self.profile.prior_ordered) {
             (false, _) => usize::MAX,
             (true, true) => self.params.quiet_moves(node.depth),
             (true, false) => self.params.max_quiet_moves,
@@ -399,7 +397,7 @@ impl<'a> Worker<'a> {
         // Reducing open threes, or four and three material a ply less, did not pay (docs/strength.md,
         // Ideas tried).
         let class = self.pos.class(m, self.pos.side());
-        let threat = class.is_open_threat() || (class == Class::B4 && !self.prior_ordered());
+        let threat = class.is_open_threat() || (class == Class::B4 && !self.profile.prior_ordered);
         let shallower = node.likely_high && !class.is_four();
         self.stack[ply].was_four = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
@@ -442,7 +440,7 @@ impl<'a> Worker<'a> {
         // than from the fourth: docs/search.md §7), from the fourth in the weight matrix's. Not the
         // answers to an open three, nor a ply more for a late move that continues our attack
         // (docs/strength.md, Ideas tried).
-        let prior = self.prior_ordered();
+        let prior = self.profile.prior_ordered;
         let from = if prior { self.params.lmr_from } else { self.params.gentle_lmr_from };
         if !(node.quiet && node.depth >= 2 && n >= from) {
             0

@@ -89,7 +89,7 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let me = self.pos.side();
         let quiet = self.pos.count(me.opp(), Class::Flex4) == 0;
-        let prior = self.prior_ordered();
+        let prior = self.profile.prior_ordered;
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
@@ -187,7 +187,7 @@ impl<'a> Worker<'a> {
             self.pos.play(i);
             played += 1;
             let me = self.pos.side();
-            if self.pos.capture_rule().is_none() {
+            if !self.profile.captures {
                 // A five of the side to move ends the line; a single five of the other side is blocked.
                 if let Some(&win) = five_points(&self.pos, me).first() {
                     pv.push(win);

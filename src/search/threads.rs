@@ -72,16 +72,17 @@ impl<'a> Setup<'a> {
 pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let started = Instant::now();
     let mut pos = Position::new(board, Arc::clone(&setup.pats));
+    let rule = Profile::of_position(&pos);
     // An answer that names an excluded move is no answer: the search looks among the others.
     let allowed = |o: &Outcome| o.mv.is_none_or(|m| !setup.exclude.contains(&m));
     // Step 1. Forced answers.
-    let caro_stops = match forced_answer(&pos) {
+    let caro_stops = match forced_answer(&pos, &rule) {
         Forced::Answer(outcome) if allowed(&outcome) => return outcome,
         Forced::Answer(_) => None,
         Forced::Search { caro_stops } => caro_stops,
     };
     // Step 2. Threat solvers.
-    let nodes = match solve(&mut pos, setup) {
+    let nodes = match solve(&mut pos, setup, &rule) {
         Ok(outcome) if allowed(&outcome) => return outcome,
         Ok(outcome) => outcome.nodes,
         Err(nodes) => nodes,
@@ -119,7 +120,7 @@ enum Forced {
 }
 
 /// Step 1: a five of ours, a winning capture, the only stop of the opponent's five.
-fn forced_answer(pos: &Position) -> Forced {
+fn forced_answer(pos: &Position, rule: &Profile) -> Forced {
     let me = pos.side();
     let opp = me.opp();
     let answer = |mv: usize, score: i32, shortcut: Option<Shortcut>| {
@@ -129,9 +130,9 @@ fn forced_answer(pos: &Position) -> Forced {
     if let Some(&f) = five_points(pos, me).first() {
         return answer(f, WIN - 1, None);
     }
-    let pente = pos.capture_rule().is_some();
-    if let Some(rule) = pos.capture_rule() {
-        let need = (rule.to_win as u32).saturating_sub(pos.captured(me));
+    let pente = rule.captures;
+    if let Some(captures) = pos.capture_rule() {
+        let need = (captures.to_win as u32).saturating_sub(pos.captured(me));
         if let Some(&(m, _)) = pos.capture_moves(me).iter().find(|&&(_, n)| n >= need) {
             return answer(m, WIN - 1, Some(Shortcut::CaptureWin));
         }
@@ -139,7 +140,7 @@ fn forced_answer(pos: &Position) -> Forced {
     // (In Pente a five can also be met by a capture: the search decides.)
     let opp_fives = if pente { vec![] } else { five_points(pos, opp) };
     // Caro: the five points may have several stops (see `threat::five_stops`); the search picks one.
-    let caro_stops = (!opp_fives.is_empty() && stops_off_the_point(pos)).then(|| five_stops(pos));
+    let caro_stops = (!opp_fives.is_empty() && rule.stops_off_the_point).then(|| five_stops(pos));
     if let Some(&[b]) = caro_stops.as_deref() {
         return answer(b, 0, None);
     }
@@ -162,9 +163,9 @@ fn forced_answer(pos: &Position) -> Forced {
 
 /// Step 2: the VCF solver, then the VCT solver; a proof is played at once (`Ok`), else `Err` with the
 /// nodes they spent.
-fn solve(pos: &mut Position, setup: &Setup) -> Result<Outcome, u64> {
+fn solve(pos: &mut Position, setup: &Setup, rule: &Profile) -> Result<Outcome, u64> {
     // The solvers know no captures: Pente goes straight to the search.
-    if pos.capture_rule().is_some() {
+    if rule.captures {
         return Err(0);
     }
     let limits = setup.limits;
