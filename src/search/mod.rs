@@ -25,6 +25,7 @@
 
 pub mod bench;
 mod busy;
+mod driver;
 mod movepick;
 mod node;
 pub mod params;
@@ -34,9 +35,10 @@ mod threads;
 pub mod tt;
 
 use busy::Busy;
+pub use driver::{Outcome, Setup, run};
 use params::*;
 pub use params::{MAX_DEPTH, ParamError, Params, SPECS, Spec};
-pub use threads::{Outcome, Setup, run};
+use root::RootState;
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -69,19 +71,13 @@ pub struct Worker<'a> {
     aborted: bool,
     history: Vec<[i32; 2]>,
     main: bool,
-    /// In the root iteration under way, a later move beat the first one.
-    improved: bool,
-    /// In the root window under way: the score that a later move beat when it became the best (the
-    /// first move's, or the window's low end), and the first move's score once its search is complete.
-    beaten: i32,
-    first_score: Option<i32>,
+    /// What the root iteration under way keeps (see `RootState`).
+    at_root: RootState,
     /// With helper threads: the deepest iteration any thread has completed. An iteration that one
     /// has overtaken is abandoned (its work is in the table; its result would come too late).
     completed: Option<&'a AtomicI32>,
     /// With helper threads: the moves the threads are searching, so that each puts off the others'.
     busy: Option<&'a Busy>,
-    /// The depth of the root iteration under way.
-    iteration: i32,
     /// The main thread's watcher, told of each root move (see `Setup::progress`).
     watch: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// By ply, what the line under way keeps (see `Stack`).
@@ -128,12 +124,9 @@ impl<'a> Worker<'a> {
             // move's was no better (docs/strength.md, Ideas tried).
             history: vec![[0; 2]; n],
             main,
-            improved: false,
-            beaten: -INF,
-            first_score: None,
+            at_root: RootState::default(),
             completed: None,
             busy: None,
-            iteration: 0,
             watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
             params: *setup.params,
@@ -146,7 +139,7 @@ impl<'a> Worker<'a> {
             self.aborted = true;
             return;
         }
-        if self.completed.is_some_and(|c| c.load(Ordering::Relaxed) >= self.iteration) {
+        if self.completed.is_some_and(|c| c.load(Ordering::Relaxed) >= self.at_root.iteration) {
             // Another thread finished this depth: move on (the caller tells this from a stop by the
             // stop flag, which stays clear).
             self.aborted = true;

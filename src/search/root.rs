@@ -3,6 +3,26 @@
 
 use super::*;
 
+/// What a worker keeps of the root iteration under way, read back when a window is searched again or
+/// the iteration ends early.
+#[derive(Clone, Copy)]
+pub(super) struct RootState {
+    /// The depth of the iteration (an iteration another thread has completed is abandoned).
+    pub iteration: i32,
+    /// In the window under way, a later move beat the first one.
+    pub improved: bool,
+    /// In the window under way: the score that a later move beat when it became the best (the first
+    /// move's, or the window's low end), and the first move's score once its search is complete.
+    pub beaten: i32,
+    pub first_score: Option<i32>,
+}
+
+impl Default for RootState {
+    fn default() -> RootState {
+        RootState { iteration: 0, improved: false, beaten: -INF, first_score: None }
+    }
+}
+
 impl<'a> Worker<'a> {
     /// Searches the root moves at `depth` inside an aspiration window around `prev`, the score of the
     /// last completed iteration, widening it on each failure until the score lies inside (Rapfi's and
@@ -33,7 +53,7 @@ impl<'a> Worker<'a> {
             let s = match score {
                 Some(s) if !self.aborted => s,
                 _ => {
-                    return score.or(match (pending, self.first_score) {
+                    return score.or(match (pending, self.at_root.first_score) {
                         // Its own search in the new window finished below the move it beat, so it is
                         // not the better move at this depth: the last complete depth's move is played
                         // (usually the one it beat; a third move that beat the first in the same
@@ -51,8 +71,8 @@ impl<'a> Worker<'a> {
                 hi = (lo + hi) / 2;
                 lo = (s - delta).max(-INF);
             } else if s >= hi && hi < INF {
-                if self.improved {
-                    pending = Some((s, self.beaten));
+                if self.at_root.improved {
+                    pending = Some((s, self.at_root.beaten));
                 }
                 hi = (s + delta).min(INF);
             } else {
@@ -81,9 +101,7 @@ impl<'a> Worker<'a> {
         lo: i32,
         hi: i32,
     ) -> Option<i32> {
-        self.improved = false;
-        self.first_score = None;
-        self.iteration = depth;
+        self.at_root = RootState { iteration: depth, improved: false, first_score: None, ..self.at_root };
         let mut alpha = lo;
         let beta = hi;
         let mut best = -INF;
@@ -134,12 +152,12 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 // Stopped midway: what was fully searched still counts when it beat the first move
                 // (moves[0] is then the best of them); otherwise the last complete depth decides.
-                return (n > 0 && best > -INF && self.improved).then_some(best);
+                return (n > 0 && best > -INF && self.at_root.improved).then_some(best);
             }
             // (`best` never exceeds `alpha`, so a move that beats alpha is the new best. Below the
             // window a score is only a bound: such a move keeps its place.)
             if n == 0 {
-                self.first_score = Some(v);
+                self.at_root.first_score = Some(v);
             }
             if let Some(tell) = self.watch {
                 let (lost, best) = (v <= -WIN_THRESHOLD, n == 0 || v > alpha);
@@ -147,11 +165,11 @@ impl<'a> Worker<'a> {
             }
             if n == 0 || v > alpha {
                 if n > 0 {
-                    self.beaten = alpha;
+                    self.at_root.beaten = alpha;
                 }
                 best = v;
                 moves[..=n].rotate_right(1);
-                self.improved = n > 0;
+                self.at_root.improved = n > 0;
                 alpha = alpha.max(v);
                 if v >= beta {
                     break;
