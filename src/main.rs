@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use quincunx::brain::engine::Engine;
 use quincunx::eval::weights::{Style, Table, WeightMatrix};
 use quincunx::player::Player;
-use quincunx::search::SearchPlayer;
+use quincunx::search::{Params, SearchPlayer};
 
 use cli::analyze::analyze_command;
 use cli::bench::{BENCH_USAGE, parse_bench};
@@ -24,9 +24,10 @@ use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
-                       [--threads N]
+                       [--threads N] [--set NAME=VALUE[,NAME=VALUE...]]
        pbrain-quincunx --version
-       pbrain-quincunx bench [DEPTH]
+       pbrain-quincunx bench [DEPTH] [--set NAME=VALUE[,...]]
+       pbrain-quincunx params
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --merge FILE... [--by-opening]
        pbrain-quincunx match --help
@@ -49,6 +50,7 @@ With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdo
   --table T          its weight table: tuple (5-tuple, default) or proportional
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
   --threads N        search threads until the manager sends INFO thread_num (default: the cores)
+  --set NAME=VALUE   search with other values of its parameters ('params' lists them)
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
 
 fn main() -> ExitCode {
@@ -87,10 +89,12 @@ fn run(args: &[String]) -> Result<ExitCode> {
     match args.first().map(String::as_str) {
         Some("match") => return match_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("bench") => {
-            let Some(bench) = parse_bench(&args[1..]).map_err(|e| usage("bench", e))? else {
+            let (rest, params) = cli::params::take_set(&args[1..]).map_err(|e| usage("bench", e))?;
+            let Some(mut bench) = parse_bench(&rest).map_err(|e| usage("bench", e))? else {
                 println!("{BENCH_USAGE}");
                 return Ok(ExitCode::SUCCESS);
             };
+            bench.params = params;
             print!("{}", quincunx::search::bench::run_bench(&bench));
             return Ok(ExitCode::SUCCESS);
         }
@@ -102,13 +106,19 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("analyze") => return analyze_command(&args[1..]),
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("params") => {
+            print!("{}", cli::params::table());
+            return Ok(ExitCode::SUCCESS);
+        }
         Some("-V" | "--version") => {
             println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
             return Ok(ExitCode::SUCCESS);
         }
         _ => {}
     }
-    let Some(BrainOptions { player, threads }) = parse_player(args).map_err(|e| usage("", e))? else {
+    let (args, params) = cli::params::take_set(args).map_err(|e| usage("", e))?;
+    let Some(BrainOptions { player, threads }) = parse_player(&args, params).map_err(|e| usage("", e))?
+    else {
         println!("{USAGE}");
         return Ok(ExitCode::SUCCESS);
     };
@@ -136,6 +146,8 @@ const BRAIN_WORDS: &[&str] = &[
     "play",
     "openings",
     "analyze",
+    "selfplay",
+    "params",
 ];
 
 /// The protocol brain's options.
@@ -146,7 +158,7 @@ struct BrainOptions {
 }
 
 /// The protocol brain's options; `None` when `--help` was asked for.
-fn parse_player(args: &[String]) -> Result<Option<BrainOptions>> {
+fn parse_player(args: &[String], params: Params) -> Result<Option<BrainOptions>> {
     let mut wm = WeightMatrix::default();
     let mut weights = false;
     let mut threads = None;
@@ -178,6 +190,7 @@ fn parse_player(args: &[String]) -> Result<Option<BrainOptions>> {
             other => return Err(unknown_option("", other, BRAIN_WORDS)),
         }
     }
-    let player: Arc<dyn Player> = if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::default()) };
+    let player: Arc<dyn Player> =
+        if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::with_params(params)) };
     Ok(Some(BrainOptions { player, threads }))
 }

@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod bench;
 pub mod matches;
 pub mod openings;
+pub mod params;
 pub mod play;
 pub mod script;
 pub mod selfplay;

@@ -16,7 +16,7 @@ use crate::eval::score::score_text;
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
 use crate::search::tt::Tt;
-use crate::search::{self, SearchPlayer};
+use crate::search::{self, Params, SearchPlayer};
 
 pub const DEFAULT_DEPTH: i32 = 7;
 
@@ -96,13 +96,15 @@ pub struct Bench {
     pub positions: Vec<(i64, i64, String)>,
     pub depth: i32,
     pub threads: usize,
+    /// The search's numbers (`--set`): a tuner measures its changes with them.
+    pub params: Params,
 }
 
 impl Bench {
     /// The signature run: the fixed positions to `depth` plies on one thread.
     pub fn standard(depth: i32) -> Bench {
         let positions = POSITIONS.iter().map(|&(r, s, m)| (r, s, m.to_string())).collect();
-        Bench { positions, depth, threads: 1 }
+        Bench { positions, depth, threads: 1, params: Params::DEFAULT }
     }
 }
 
@@ -113,7 +115,7 @@ pub fn run(depth: i32) -> BenchReport {
 
 /// Runs `bench`: each position in a fresh 16 MB table (the table a match's 64 MB `max_memory` gives).
 pub fn run_bench(bench: &Bench) -> BenchReport {
-    let player = SearchPlayer::default();
+    let player = SearchPlayer::with_params(bench.params);
     let stop = AtomicBool::new(false);
     let mut positions = vec![];
     let started = Instant::now();
@@ -126,6 +128,7 @@ pub fn run_bench(bench: &Bench) -> BenchReport {
         let pool = player.pool(bench.threads);
         let setup = search::Setup {
             pool: pool.as_deref(),
+            params: &bench.params,
             ..search::Setup::fixed_depth(&pats, &tt, bench.depth, &stop)
         };
         let o = search::run(&board, &setup);

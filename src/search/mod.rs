@@ -25,17 +25,20 @@
 
 pub mod bench;
 mod busy;
+mod driver;
 mod movepick;
 mod node;
-mod params;
+pub mod params;
 mod quiesce;
 mod root;
 mod threads;
 pub mod tt;
 
 use busy::Busy;
+pub use driver::{Outcome, Setup, run};
 use params::*;
-pub use threads::{Outcome, Setup, run};
+pub use params::{MAX_DEPTH, ParamError, Params, SPECS, Spec};
+use root::RootState;
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -47,13 +50,12 @@ use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
 use crate::game::pattern::Patterns;
-use crate::game::rules::{Rules, Variant};
+use crate::game::rules::Rules;
 use crate::player::{Iteration, Limits, Player, Progress, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
-    Four, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points, five_stops,
-    four_moves, four_three_defences, four_three_wins, play_four, stops_off_the_point, three_moves,
-    vcf_candidates,
+    Four, Profile, Solver, Stops, ThreatLimits, VcfMode, Walker, block_point, defences, five_points,
+    five_stops, four_moves, four_three_defences, four_three_wins, play_four, three_moves, vcf_candidates,
 };
 
 /// Everything one search thread needs.
@@ -69,23 +71,21 @@ pub struct Worker<'a> {
     aborted: bool,
     history: Vec<[i32; 2]>,
     main: bool,
-    /// In the root iteration under way, a later move beat the first one.
-    improved: bool,
-    /// In the root window under way: the score that a later move beat when it became the best (the
-    /// first move's, or the window's low end), and the first move's score once its search is complete.
-    beaten: i32,
-    first_score: Option<i32>,
+    /// What the root iteration under way keeps (see `RootState`).
+    at_root: RootState,
     /// With helper threads: the deepest iteration any thread has completed. An iteration that one
     /// has overtaken is abandoned (its work is in the table; its result would come too late).
     completed: Option<&'a AtomicI32>,
     /// With helper threads: the moves the threads are searching, so that each puts off the others'.
     busy: Option<&'a Busy>,
-    /// The depth of the root iteration under way.
-    iteration: i32,
     /// The main thread's watcher, told of each root move (see `Setup::progress`).
     watch: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// By ply, what the line under way keeps (see `Stack`).
     stack: [Stack; MAX_PLY + 2],
+    /// The search's numbers, copied: read at every node, they sit beside the rest.
+    params: Params,
+    /// What the rules mean to the search, decided once.
+    profile: Profile,
 }
 
 /// What the search keeps for one ply of the line under way (Stockfish's `Stack`).
@@ -101,21 +101,22 @@ struct Stack {
 }
 
 impl<'a> Worker<'a> {
+    /// A worker on `pos` with `setup`'s table, limits and parameters, stopped by `stop`.
     pub fn new(
         pos: Position,
-        tt: &'a Tt,
+        setup: &Setup<'a>,
         stop: &'a AtomicBool,
         shared_nodes: &'a AtomicU64,
-        limits: Option<&'a Limits>,
         main: bool,
     ) -> Worker<'a> {
         let n = pos.cell_count();
+        let profile = Profile::of_position(&pos);
         Worker {
             pos,
-            tt,
+            tt: setup.tt,
             stop,
             shared_nodes,
-            limits,
+            limits: setup.limits,
             nodes: 0,
             counted: 0,
             aborted: false,
@@ -123,14 +124,13 @@ impl<'a> Worker<'a> {
             // move's was no better (docs/strength.md, Ideas tried).
             history: vec![[0; 2]; n],
             main,
-            improved: false,
-            beaten: -INF,
-            first_score: None,
+            at_root: RootState::default(),
             completed: None,
             busy: None,
-            iteration: 0,
             watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
+            params: *setup.params,
+            profile,
         }
     }
 
@@ -139,7 +139,7 @@ impl<'a> Worker<'a> {
             self.aborted = true;
             return;
         }
-        if self.completed.is_some_and(|c| c.load(Ordering::Relaxed) >= self.iteration) {
+        if self.completed.is_some_and(|c| c.load(Ordering::Relaxed) >= self.at_root.iteration) {
             // Another thread finished this depth: move on (the caller tells this from a stop by the
             // stop flag, which stays clear).
             self.aborted = true;
@@ -187,11 +187,13 @@ pub struct SearchPlayer {
     pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
     /// Run the VCT solver at the root (on by default; off gives a cheaper, purely alpha-beta player).
     pub vct: bool,
+    /// The search's numbers (the defaults unless `--set` changed them).
+    pub params: Params,
 }
 
 impl Default for SearchPlayer {
     fn default() -> SearchPlayer {
-        SearchPlayer { patterns: Mutex::new(None), tt: Mutex::new(None), pool: Mutex::new(None), vct: true }
+        SearchPlayer::with_params(Params::DEFAULT)
     }
 }
 
@@ -202,6 +204,17 @@ pub fn tt_bytes(memory: u64, asked: Option<u64>) -> u64 {
 }
 
 impl SearchPlayer {
+    /// A player that searches with `params`.
+    pub fn with_params(params: Params) -> SearchPlayer {
+        SearchPlayer {
+            patterns: Mutex::new(None),
+            tt: Mutex::new(None),
+            pool: Mutex::new(None),
+            vct: true,
+            params,
+        }
+    }
+
     /// The pattern tables of `rules` (built once per rule set), `None` for line lengths too long.
     pub fn patterns(&self, rules: &Rules) -> Option<Arc<Patterns>> {
         let mut cache = self.patterns.lock().unwrap_or_else(|e| e.into_inner());
@@ -271,7 +284,7 @@ impl Player for SearchPlayer {
             return WeightMatrix::default().think(board, rules, limits, stop);
         };
         let tt = self.table(tt_bytes(limits.memory, limits.table));
-        let max_depth = limits.max_depth.map_or(60, |d| d.clamp(1, 60) as i32);
+        let max_depth = limits.max_depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH as u64) as i32);
         let pool = self.pool(limits.threads);
         let setup = Setup {
             pats,
@@ -283,6 +296,7 @@ impl Player for SearchPlayer {
             use_vct: self.vct,
             progress: limits.watch.as_ref().map(|w| &*w.0 as &(dyn Fn(&Progress) + Sync)),
             exclude: &limits.exclude,
+            params: &self.params,
         };
         let out = run(board, &setup);
         Thought {

@@ -19,7 +19,7 @@ impl<'a> Worker<'a> {
         let me = pos.side();
         let opp = me.opp();
         let moves: Vec<(i32, usize)>;
-        let pente = pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         if pente && pos.count(opp, Class::Five) > 0 {
             // Pente: a five point is met by blocking it or by capturing a stone out of the line.
             let mut set: Vec<usize> = five_points(pos, opp);
@@ -62,14 +62,14 @@ impl<'a> Worker<'a> {
             // The opponent would win by fours if it moved again: play a four of ours, a point of its line,
             // a three of ours (a counter-threat: the blocks of the opponent's fours may then make
             // fours of ours, which breaks the line; missing these threw away won games), or one of the
-            // prior's best quiet moves (see `THREAT_QUIET_MOVES`).
+            // prior's best quiet moves (see `Params::threat_quiet_moves`).
             let mut set = four_moves(&self.pos, me);
             // (Renju black's fouls are left out before the best two are taken: the prior ranks double
             // threes high, and fouls taken out after left black fewer answers, or none.)
             let quiet = if self.pos.restricted(me) {
-                self.best_first(self.near_moves(tt_move), THREAT_QUIET_MOVES)
+                self.best_first(self.near_moves(tt_move), self.params.threat_quiet_moves)
             } else {
-                self.top_near_moves(tt_move, THREAT_QUIET_MOVES)
+                self.top_near_moves(tt_move, self.params.threat_quiet_moves)
             };
             for i in line.into_iter().chain(three_moves(&self.pos, me)).chain(quiet) {
                 if self.pos.is_empty(i) && !set.contains(&i) {
@@ -185,20 +185,12 @@ impl<'a> Worker<'a> {
             return None;
         }
         self.pos.pass();
-        let mut walk = Solver::with_nodes(THREAT_VCF_NODES);
+        let mut walk = Solver::with_nodes(self.params.threat_vcf_nodes);
         let mut line = vec![];
-        let found = walk.vcf_walk(&mut self.pos, THREAT_VCF_FOURS, VcfMode::CHECK, &mut line);
+        let found = walk.vcf_walk(&mut self.pos, self.params.threat_vcf_fours, VcfMode::CHECK, &mut line);
         self.nodes += walk.nodes;
         self.pos.pass();
         found.then_some(line)
-    }
-
-    /// Whether moves are ordered by the fitted prior (`policy`): everywhere but Pente, whose captures
-    /// the fit never saw and which keeps the weight matrix. The move counts and reductions that pay
-    /// with the prior's order never paid with the weight matrix's, so they follow this too.
-    #[inline]
-    pub(super) fn prior_ordered(&self) -> bool {
-        self.pos.capture_rule().is_none()
     }
 
     /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
@@ -213,7 +205,7 @@ impl<'a> Worker<'a> {
         }
         let me = self.pos.side();
         let mut v = self.history[i][me.index()] / 64;
-        if self.prior_ordered() {
+        if self.profile.prior_ordered {
             v += self.pos.prior(i);
         } else {
             // Pente: the weight matrix, whose terms know of captures.

@@ -59,7 +59,7 @@ impl<'a> Worker<'a> {
         }
         let me = self.pos.side();
         let opp = me.opp();
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         node.quiet = self.pos.count(opp, Class::Flex4) == 0;
         // At a calm node no threat of the opponent's narrows the moves: no open three, no four to play.
         let calm =
@@ -70,7 +70,7 @@ impl<'a> Worker<'a> {
             if let Some(v) = self.prune(&node, eval) {
                 return v;
             }
-            node.likely_high = likely_fail_high(&node, eval, calm);
+            node.likely_high = likely_fail_high(&self.params, &node, eval, calm);
         }
         // At a calm node the table's move goes first, before any are generated: when it cuts off,
         // generating was wasted work.
@@ -101,12 +101,12 @@ impl<'a> Worker<'a> {
         if self.pos.count(me, Class::Five) > 0 {
             return Some(WIN - p - 1);
         }
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         if pente && self.capture_win(me) {
             return Some(WIN - p - 1);
         }
         let opp_fives = if pente { 0 } else { self.pos.count(opp, Class::Five) };
-        if opp_fives > 0 && stops_off_the_point(&self.pos) {
+        if opp_fives > 0 && self.profile.stops_off_the_point {
             return Some(self.stop_fives(node));
         }
         if opp_fives >= 2 {
@@ -156,24 +156,22 @@ impl<'a> Worker<'a> {
     /// (see `quiesce`), the evaluation or a line of our fours that beats it. `None` when the node is
     /// searched on.
     fn horizon(&mut self, node: &Node) -> Option<i32> {
-        let pente = self.pos.capture_rule().is_some();
+        let pente = self.profile.captures;
         // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
         // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
-        // positions facing one. Not under renju, where black's four points may be fouls and the rule
-        // lost ground; nor a ply more under a four-three point of the opponent's, which did not pay
-        // (docs/search.md §5.2).
-        let threatened = !pente
+        // positions facing one (see `Profile::threes_past_horizon`); not a ply more under a four-three
+        // point of the opponent's, which did not pay (docs/search.md §5.2).
+        let threatened = self.profile.threes_past_horizon
             && node.depth > -2
-            && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0
-            && self.pos.patterns().rules.variant != Variant::Renju;
+            && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0;
         if (node.depth > 0 || threatened) && node.ply < MAX_PLY {
             return None;
         }
         if node.ply >= MAX_PLY || pente {
             return Some(evaluate(&self.pos));
         }
-        let mut budget = LEAF_VCF_NODES;
-        Some(self.quiesce(node.alpha, node.beta, node.ply, None, LEAF_VCF_FOURS, &mut budget))
+        let mut budget = self.params.leaf_vcf_nodes;
+        Some(self.quiesce(node.alpha, node.beta, node.ply, None, self.params.leaf_vcf_fours, &mut budget))
     }
 
     /// The evaluation the prunings judge by: the static one, or the table's score where its bound
@@ -200,21 +198,21 @@ impl<'a> Worker<'a> {
     fn prune(&self, node: &Node, eval: i32) -> Option<i32> {
         let Node { alpha, beta, depth, ply, .. } = *node;
         let me = self.pos.side();
-        // Razoring (see `RAZOR_MARGIN`). Only without fours of ours: with one, the leaf's VCF might
+        // Razoring (see `Params::razor_margin`). Only without fours of ours: with one, the leaf's VCF might
         // find a win the evaluation cannot see. The opponent's closed threes are no reason to search:
         // the evaluation counts them, and its VCF threat is not looked for inside the tree.
-        if (1..=3).contains(&depth)
+        if (1..=self.params.razor_depth).contains(&depth)
             && self.pos.count(me, Class::B4) + self.pos.count(me, Class::B4F3) == 0
-            && eval + RAZOR_MARGIN * depth <= alpha
+            && eval + self.params.razor_margin * depth <= alpha
         {
             return Some(eval);
         }
-        // Reverse futility (see `FUTILITY_PER_PLY`), unless our last two moves were fours: an attack of
+        // Reverse futility (see `Params::futility_per_ply`), unless our last two moves were fours: an attack of
         // fours under way is judged by where it leads, not by the evaluation on the way (Rapfi's
         // exception too).
         if eval < WIN_THRESHOLD
             && beta > -WIN_THRESHOLD
-            && eval - FUTILITY_PER_PLY * (depth - 1) >= beta
+            && eval - self.params.futility_per_ply * (depth - 1) >= beta
             && !(ply >= 4 && self.stack[ply - 2].was_four && self.stack[ply - 4].was_four)
         {
             return Some(eval);
@@ -262,12 +260,12 @@ impl<'a> Worker<'a> {
         // Defending an open three: only the best few answers by the prior at first, the rest held
         // back for when all of those lose (a pruned defence must not make the three a win).
         let mut end = moves.len();
-        if !node.quiet && node.ply >= 2 && self.prior_ordered() {
-            end = end.min(defence_moves(node.depth));
+        if !node.quiet && node.ply >= 2 && self.profile.prior_ordered {
+            end = end.min(self.params.defence_moves(node.depth));
         }
         let mut rechecked = false;
         let mut k = 0;
-        let busy = self.busy.filter(|_| node.depth >= BUSY_DEPTH);
+        let busy = self.busy.filter(|_| node.depth >= self.params.busy_depth);
         let key = if busy.is_some() { self.pos.hash() } else { 0 };
         let mut deferred: Vec<usize> = vec![];
         while k < end {
@@ -317,10 +315,10 @@ impl<'a> Worker<'a> {
     /// The generated moves of a node, at a quiet one only the best `quiet_moves` by the prior; `Err`
     /// with the node's score when the generator decides it.
     fn node_moves(&mut self, node: &Node, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
-        let limit = match (node.quiet, self.prior_ordered()) {
+        let limit = match (node.quiet, self.profile.prior_ordered) {
             (false, _) => usize::MAX,
-            (true, true) => quiet_moves(node.depth),
-            (true, false) => MAX_QUIET_MOVES,
+            (true, true) => self.params.quiet_moves(node.depth),
+            (true, false) => self.params.max_quiet_moves,
         };
         // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
         // only at the root (`generate`): left out, with the history learned at every node (see
@@ -399,7 +397,7 @@ impl<'a> Worker<'a> {
         // Reducing open threes, or four and three material a ply less, did not pay (docs/strength.md,
         // Ideas tried).
         let class = self.pos.class(m, self.pos.side());
-        let threat = class.is_open_threat() || (class == Class::B4 && !self.prior_ordered());
+        let threat = class.is_open_threat() || (class == Class::B4 && !self.profile.prior_ordered);
         let shallower = node.likely_high && !class.is_four();
         self.stack[ply].was_four = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
@@ -415,13 +413,14 @@ impl<'a> Worker<'a> {
                 -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1, reduce > 0 || !cut_node);
             if v > alpha && reduce > 0 {
                 // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
-                // nominal depth (Rapfi's LMR extension, its margins; at most `MAX_LMR_EXTENSIONS` on a
+                // nominal depth (Rapfi's LMR extension, its margins; at most `max_lmr_extensions` on a
                 // line): a move the reduced look already likes that much is probably the best one here,
                 // and the nominal depth would then be the shallowest look it gets (docs/search.md §7).
                 // The full-window re-search below goes back to the nominal depth: kept at the extended
                 // one, it did no better (docs/strength.md, Ideas tried).
-                let deeper = v > alpha + LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduce
-                    && self.stack[ply].ext < MAX_LMR_EXTENSIONS;
+                let deeper =
+                    v > alpha + self.params.lmr_deeper_base + self.params.lmr_deeper_per_ply * reduce
+                        && self.stack[ply].ext < self.params.max_lmr_extensions;
                 self.stack[ply + 1].ext = self.stack[ply].ext + u8::from(deeper);
                 v = -self.search(-alpha - 1, -alpha, new_depth + i32::from(deeper), ply + 1, !cut_node);
             }
@@ -441,27 +440,27 @@ impl<'a> Worker<'a> {
         // than from the fourth: docs/search.md §7), from the fourth in the weight matrix's. Not the
         // answers to an open three, nor a ply more for a late move that continues our attack
         // (docs/strength.md, Ideas tried).
-        let prior = self.prior_ordered();
-        let from = if prior { 2 } else { 3 };
+        let prior = self.profile.prior_ordered;
+        let from = if prior { self.params.lmr_from } else { self.params.gentle_lmr_from };
         if !(node.quiet && node.depth >= 2 && n >= from) {
             0
         } else if prior {
             // A null window (beta = alpha + 1) means this node is off the principal variation, where
-            // a wrong cut costs least: a ply more. A ply more at an expected cut node (`CUT_EXTRA`), and
+            // a wrong cut costs least: a ply more. A ply more at an expected cut node (`cut_extra`), and
             // where the table's move is a threat (Stockfish's `ttCapture`; here one that makes an open
             // three or more): where an earlier search found a threat best, a quiet move is less likely
             // to matter. From three plies up the reduced look keeps a ply of search below the move; two
             // plies from the horizon the move goes to the quiescence (docs/search.md §7). Not taken:
             // Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no reduction two plies up (docs/strength.md,
             // Ideas tried).
-            (reduction(node.depth, n)
+            (self.params.reduction(node.depth, n)
                 + i32::from(node.null_window())
-                + CUT_EXTRA * i32::from(node.cut_node)
+                + self.params.cut_extra * i32::from(node.cut_node)
                 + i32::from(self.stack[node.ply].tt_threat))
             .min(new_depth - 1)
             .max(1)
         } else {
-            gentle_reduction(node.depth, n)
+            self.params.gentle_reduction(node.depth, n)
         }
     }
 
@@ -547,12 +546,15 @@ fn table_cut(entry: Option<Entry>, node: &Node) -> Option<i32> {
 }
 
 /// The fail-high reduction applies (see `Node::likely_high`).
-fn likely_fail_high(node: &Node, eval: i32, calm: bool) -> bool {
+fn likely_fail_high(p: &Params, node: &Node, eval: i32, calm: bool) -> bool {
     // Fail-high reduction, Rapfi's margins: off the principal variation, a node whose evaluation lies
     // well above beta will most likely cut, and a cut needs only one good move, which a ply shallower
     // usually finds; fours keep their depth. The opponent's fours raise the margin: their blocks may
     // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
     // none; docs/search.md §5.7). Neither ProbCut beside it nor a ply more for a second four in a row
     // paid (docs/strength.md, Ideas tried).
-    eval >= node.beta + FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * node.depth + FAIL_HIGH_FOURS * i32::from(!calm)
+    eval >= node.beta
+        + p.fail_high_base
+        + p.fail_high_per_ply * node.depth
+        + p.fail_high_fours * i32::from(!calm)
 }

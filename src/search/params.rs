@@ -1,6 +1,11 @@
-//! The search's tuned numbers: margins, move counts, reductions, budgets. Each says what it bounds and
-//! why it has this value; what each is worth is in docs/search.md, the runs in docs/strength.md (Ideas
-//! tried).
+//! The search's numbers: margins, move counts, reductions, budgets, each named once. The fixed ones
+//! (array sizes, the clock's rhythm) are constants; the rest are [`Params`], held by the player and
+//! read by each worker, so that a brain started with `--set NAME=VALUE` plays with other values and a
+//! tuner can move them. [`SPECS`] lists every parameter with its default, its range and a step
+//! fit for SPSA. Each says what it bounds and why it has its default; what each is worth is in
+//! docs/search.md, the runs in docs/strength.md (Ideas tried).
+
+use std::fmt;
 
 use super::*;
 
@@ -11,117 +16,428 @@ pub(super) const MAX_PLY: usize = 96;
 /// (threat defences are tried move by move, renju's forbidden test recurses), so this stays small:
 /// at 64 a renju answer took 296 ms of a 300 ms turn.
 pub(super) const CHECK_EVERY: u64 = 16;
-/// Aspiration windows (see `Worker::root`) from this depth on: the first iterations are too quick to
-/// gain from one, and their scores swing the most.
-pub(super) const ASPIRATION_FROM: i32 = 5;
-/// Half the first aspiration window's width, Rapfi's (on our evaluation's scale: see `evaluate`). A failed
-/// window's bound is set past the score by Rapfi's rule too: three quarters of the last width plus 6,
-/// more for large scores (see `Worker::root` for why that creeps, and why it stays).
-pub(super) const ASPIRATION_DELTA: i32 = 16;
-/// The half-width beyond which a failing window opens fully (mate scores get there at once).
-pub(super) const ASPIRATION_MAX: i32 = 1000;
-/// Quiescence (`Worker::quiesce`): at most this many fours of ours in a row, and this many nodes a
-/// leaf. Small on purpose: a four point is common at the leaves, and with the wide VCF a bigger budget
-/// ate most of a busy middle game's nodes; the narrow one rarely reaches it, and the next iteration
-/// finds what it misses, since a four's block costs no depth (docs/search.md §8).
-pub(super) const LEAF_VCF_FOURS: u32 = 8;
-pub(super) const LEAF_VCF_NODES: u32 = 16;
-/// The opponent's VCF threat at the root (its VCF if it could move again; not looked for inside the
-/// tree: see `search`): at most this many fours and nodes. A refuted check spends its whole budget, so
-/// the budget is small (docs/search.md §2).
-pub(super) const THREAT_VCF_FOURS: u32 = 8;
-pub(super) const THREAT_VCF_NODES: u32 = 12;
-/// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and threes
-/// and the cells of its line; at the root the other moves follow). A quiet move can beat the threat too:
-/// one that gives the blocks of the opponent's fours a four of ours to make, or an attack that wins
-/// first (the test `a_quiet_move_answers_a_vcf_threat_when_it_wins_first`). The table's move, when the
-/// node has one, is the first of them. Four did no better than two (docs/strength.md, Ideas tried).
-pub(super) const THREAT_QUIET_MOVES: usize = 2;
-/// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves the root adds
-/// after its answers to an opponent's VCF threat.
-pub(super) const MAX_QUIET_MOVES: usize = 14;
 /// The most moves a node picks by keeping the best while scanning (`top_near_moves`); more are sorted.
 pub(super) const TOP_MOVES: usize = 16;
-/// Root moves from this one on (in the last iteration's order) are reduced when quiet: the root searches
-/// every move near stones, often 40 or more, and a full-depth look at each cost half of the nodes.
-/// From the third move it played worse (docs/search.md §2).
-pub(super) const ROOT_LMR_FROM: usize = 3;
-/// Razoring: a quiet node off the principal variation, one to three plies from the horizon, whose
-/// evaluation is this much a ply below alpha returns it unsearched. Nearly every cut comes from
-/// evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md §5.5; it pays with
-/// the history malus of `search`).
-pub(super) const RAZOR_MARGIN: i32 = 60;
+/// The deepest iteration a search starts.
+pub const MAX_DEPTH: i32 = 60;
 
-/// Completed iterations in a row that must claim a win before the deepening stops early.
-pub(super) const CLAIM_ITERATIONS: u32 = 3;
+/// Declares [`Params`] and [`SPECS`] from one list: each parameter's doc, field, type, default,
+/// range and SPSA step, so that the struct and the registry cannot disagree.
+macro_rules! params {
+    ($($(#[doc = $doc:literal])+ $field:ident: $ty:ty = $default:literal, $min:literal..=$max:literal,
+       step $step:literal;)+) => {
+        /// The search's tunable numbers (see the module's doc): what one search reads, by value.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Params {
+            $($(#[doc = $doc])+ pub $field: $ty,)+
+        }
 
-/// The fail-high reduction's margin above beta: `FAIL_HIGH_BASE + FAIL_HIGH_PER_PLY * depth`, and
-/// `FAIL_HIGH_FOURS` more when the opponent has a four to play (Rapfi's values, on our evaluation's
-/// scale: see `evaluate`).
-pub(super) const FAIL_HIGH_BASE: i32 = -9;
-pub(super) const FAIL_HIGH_PER_PLY: i32 = 15;
-pub(super) const FAIL_HIGH_FOURS: i32 = 87;
-/// The LMR extension's margin above alpha, `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * reduction`, and
-/// the most such extensions on one line (Rapfi's values).
-pub(super) const LMR_DEEPER_BASE: i32 = 34;
-pub(super) const LMR_DEEPER_PER_PLY: i32 = 11;
-pub(super) const MAX_LMR_EXTENSIONS: u8 = 5;
-/// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first moves
-/// is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess is only a
-/// shallower look, re-searched if the move beats alpha (docs/search.md §7).
-pub(super) const CUT_EXTRA: i32 = 1;
-/// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
-/// that lies this much a ply above beta, from the second ply from the horizon on (at the first, any
-/// evaluation at or above beta). Rapfi's freestyle margin, on our evaluation's scale (see `evaluate`);
-/// its whole margin, with the improving and cut-node terms, played worse (docs/search.md §5.6).
-pub(super) const FUTILITY_PER_PLY: i32 = 63;
+        impl Params {
+            /// The values the search was tuned with (`bench` 29293).
+            pub const DEFAULT: Params = Params { $($field: $default,)+ };
+        }
 
-/// Plies taken off the `n`-th quiet move at `depth` in the prior's order: late moves rarely beat the
-/// first ones, so they get a shallower look first (re-searched in full if they beat alpha). The usual
-/// log-log curve, steeper than `gentle_reduction`. The divisor is at its best from both sides (1.2 and
-/// 2.0 played worse), the move number stands in well enough for the prior's own judgement, and the
-/// rounding down costs nothing (docs/search.md §7).
-pub(super) fn reduction(depth: i32, n: usize) -> i32 {
-    let r = 0.5 + (depth as f32).ln() * (n as f32).ln() / 1.6;
-    (r as i32).max(1)
+        /// Every parameter, in the order of [`Params`]' fields.
+        pub const SPECS: &[Spec] = &[$(Spec {
+            name: stringify!($field),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+            get: |p| p.$field as i64,
+            set: |p, v| p.$field = v as $ty,
+        },)+];
+    };
 }
 
-/// The reduction of the weight matrix's order (Pente): growing with depth and move number, over a flat
-/// 1-2 plies from the 5th move (docs/strength.md, Ideas tried).
-pub(super) fn gentle_reduction(depth: i32, n: usize) -> i32 {
-    let r = 0.3 + (depth as f32).ln() * (n as f32).ln() / 2.0;
-    (r as i32).max(1)
+params! {
+    /// Aspiration windows (see `Worker::root`) from this depth on: the first iterations are too quick
+    /// to gain from one, and their scores swing the most.
+    aspiration_from: i32 = 5, 1..=30, step 1;
+    /// Half the first aspiration window's width, Rapfi's (on our evaluation's scale: see `evaluate`).
+    aspiration_delta: i32 = 16, 1..=500, step 2;
+    /// A failed window's half-width grows to three quarters of the last plus this, Rapfi's rule (more
+    /// for large scores; see `Worker::root` for why that creeps, and why it stays).
+    aspiration_widen: i32 = 6, 0..=200, step 2;
+    /// The half-width beyond which a failing window opens fully (mate scores get there at once).
+    aspiration_max: i32 = 1000, 16..=10000, step 50;
+    /// Root moves from this one on (in the last iteration's order) are reduced when quiet: the root
+    /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
+    /// the nodes. From the third move it played worse (docs/search.md §2).
+    root_lmr_from: usize = 3, 1..=50, step 1;
+    /// Completed iterations in a row that must claim a win before the deepening stops early.
+    claim_iterations: u32 = 3, 1..=20, step 1;
+    /// Razoring: a quiet node off the principal variation, one to `razor_depth` plies from the horizon,
+    /// whose evaluation is this much a ply below alpha returns it unsearched. Nearly every cut comes
+    /// from evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md §5.5; it
+    /// pays with the history malus of `search`).
+    razor_margin: i32 = 60, 0..=1000, step 5;
+    /// The deepest node razoring applies to, in plies from the horizon.
+    razor_depth: i32 = 3, 0..=10, step 1;
+    /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
+    /// that lies this much a ply above beta, from the second ply from the horizon on (at the first,
+    /// any evaluation at or above beta). Rapfi's freestyle margin, on our evaluation's scale; its whole
+    /// margin, with the improving and cut-node terms, played worse (docs/search.md §5.6).
+    futility_per_ply: i32 = 63, 0..=1000, step 5;
+    /// The fail-high reduction's margin above beta: `fail_high_base + fail_high_per_ply * depth`, and
+    /// `fail_high_fours` more when the opponent has a four to play (Rapfi's values, on our
+    /// evaluation's scale: see `evaluate`).
+    fail_high_base: i32 = -9, -500..=500, step 4;
+    /// See `fail_high_base`.
+    fail_high_per_ply: i32 = 15, 0..=300, step 2;
+    /// See `fail_high_base`.
+    fail_high_fours: i32 = 87, 0..=1000, step 5;
+    /// The late-move reduction of the prior's order, `lmr_base + ln(depth) ln(n) / lmr_divisor` (both
+    /// in hundredths, rounded down): the usual log-log curve. The divisor is at its best from both
+    /// sides (1.2 and 2.0 played worse), and the rounding down costs nothing (docs/search.md §7).
+    lmr_base: i32 = 50, 0..=500, step 5;
+    /// See `lmr_base`.
+    lmr_divisor: i32 = 160, 20..=1000, step 10;
+    /// The reduction of the weight matrix's order (Pente), `gentle_base + ln(depth) ln(n) /
+    /// gentle_divisor` in hundredths: gentler than the prior's, over a flat 1-2 plies from the 5th move
+    /// (docs/strength.md, Ideas tried).
+    gentle_base: i32 = 30, 0..=500, step 5;
+    /// See `gentle_base`.
+    gentle_divisor: i32 = 200, 20..=1000, step 10;
+    /// Late quiet moves are reduced from this one on (counting from 0) in the prior's order (better
+    /// than from the next: docs/search.md §7).
+    lmr_from: usize = 2, 1..=20, step 1;
+    /// The same in the weight matrix's order (Pente).
+    gentle_lmr_from: usize = 3, 1..=20, step 1;
+    /// The LMR extension's margin above alpha, `lmr_deeper_base + lmr_deeper_per_ply * reduction`
+    /// (Rapfi's values).
+    lmr_deeper_base: i32 = 34, 0..=500, step 3;
+    /// See `lmr_deeper_base`.
+    lmr_deeper_per_ply: i32 = 11, 0..=200, step 1;
+    /// The most LMR extensions on one line (Rapfi's).
+    max_lmr_extensions: u8 = 5, 0..=50, step 1;
+    /// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first
+    /// moves is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess
+    /// is only a shallower look, re-searched if the move beats alpha (docs/search.md §7).
+    cut_extra: i32 = 1, 0..=5, step 1;
+    /// Quiet moves searched at a node one ply from the horizon, the prior's best: near the horizon
+    /// few, since a move the prior ranks ninth rarely matters two plies from the leaves
+    /// (docs/search.md §6). With the weight-matrix order (Pente) such limits never paid.
+    quiet_moves_1: usize = 8, 1..=100, step 1;
+    /// The same two plies from the horizon.
+    quiet_moves_2: usize = 10, 1..=100, step 1;
+    /// The same three to five plies from the horizon.
+    quiet_moves_5: usize = 12, 1..=100, step 1;
+    /// From six plies up, Rapfi's growing count `move_count_base + depth^(move_count_power / 100)`
+    /// (13 at 6, 18 at 8, 23 at 10): a flat 12 never searched the prior's 13th move however long the
+    /// turn. Half of it (at least `defence_moves_min`) answers an open three (docs/search.md §6).
+    move_count_base: i32 = 3, 0..=50, step 1;
+    /// See `move_count_base`.
+    move_count_power: i32 = 132, 50..=300, step 4;
+    /// The fewest answers to an opponent's open three searched at first (the rest wait until all of
+    /// these lose). Better than PentaZen's 3/5/7/8 and than wider counts (docs/search.md §6).
+    defence_moves_min: usize = 2, 1..=50, step 1;
+    /// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves the root
+    /// adds after its answers to an opponent's VCF threat.
+    max_quiet_moves: usize = 14, 1..=200, step 1;
+    /// The prior's best quiet moves added to the answers to an opponent's VCF threat (our fours and
+    /// threes and the cells of its line; at the root the other moves follow). A quiet move can beat the
+    /// threat too: one that gives the blocks of the opponent's fours a four of ours to make, or an
+    /// attack that wins first. The table's move, when the node has one, is the first of them. Four did
+    /// no better than two (docs/strength.md, Ideas tried).
+    threat_quiet_moves: usize = 2, 0..=16, step 1;
+    /// With helper threads, moves another thread is searching are put off from this depth up (see
+    /// `busy`; from 2 or 5 the threads reached depth 14-15 later: `bench --threads 2` on middle30.txt).
+    busy_depth: i32 = 3, 1..=60, step 1;
+    /// Quiescence (`Worker::quiesce`): at most this many fours of ours in a row, and `leaf_vcf_nodes`
+    /// nodes a leaf. Small on purpose: a four point is common at the leaves, and with the wide VCF a
+    /// bigger budget ate most of a busy middle game's nodes; the narrow one rarely reaches it, and the
+    /// next iteration finds what it misses, since a four's block costs no depth (docs/search.md §8).
+    leaf_vcf_fours: u32 = 8, 0..=50, step 1;
+    /// See `leaf_vcf_fours`.
+    leaf_vcf_nodes: u32 = 16, 0..=1000, step 2;
+    /// The opponent's VCF threat at the root (its VCF if it could move again; not looked for inside
+    /// the tree: see `search`): at most this many fours and `threat_vcf_nodes` nodes. A refuted check
+    /// spends its whole budget, so the budget is small (docs/search.md §2).
+    threat_vcf_fours: u32 = 8, 0..=50, step 1;
+    /// See `threat_vcf_fours`.
+    threat_vcf_nodes: u32 = 12, 0..=1000, step 2;
+    /// The root's VCF solver: at most this many nodes (and the node limit), `root_vcf_fours` fours and
+    /// one `root_vcf_share`-th of the hard time limit. What it proves is exact and played at once
+    /// (docs/search.md §1).
+    root_vcf_nodes: u64 = 200000, 0..=100000000, step 10000;
+    /// See `root_vcf_nodes`.
+    root_vcf_fours: u32 = 16, 0..=100, step 1;
+    /// See `root_vcf_nodes`.
+    root_vcf_share: u32 = 10, 1..=1000, step 1;
+    /// The root's VCT solver: at most this many nodes, `root_vct_depth` threats and one
+    /// `root_vct_share`-th of the hard time limit. A VCT inside the tree found fewer long wins, and a
+    /// smaller, larger or no root VCT played the same: it stays for its exact proofs (docs/search.md
+    /// §1).
+    root_vct_nodes: u64 = 60000, 0..=100000000, step 5000;
+    /// See `root_vct_nodes`.
+    root_vct_depth: u32 = 7, 0..=30, step 1;
+    /// See `root_vct_nodes`.
+    root_vct_share: u32 = 5, 1..=1000, step 1;
 }
 
-/// Quiet moves searched at a node `depth` plies from the horizon, the prior's best. Near the horizon
-/// few, since a move the prior ranks ninth rarely matters two plies from the leaves: 8, 10, then 12.
-/// From six plies up Rapfi's growing count (3 + d^1.32: 13 at 6, 18 at 8, 23 at 10): a flat 12 never
-/// searched the prior's 13th move however long the turn (docs/search.md §6). With the weight-matrix
-/// order (Pente) such limits never paid.
-pub(super) fn quiet_moves(depth: i32) -> usize {
-    match depth {
-        ..=1 => 8,
-        2 => 10,
-        3..=5 => 12,
-        _ => rapfi_move_count(depth),
+impl Default for Params {
+    fn default() -> Params {
+        Params::DEFAULT
     }
 }
 
-/// Rapfi's move count `d` plies from the horizon (its futility move count where the evaluation is
-/// improving): 3 + d^1.32.
-pub(super) fn rapfi_move_count(depth: i32) -> usize {
-    (3.0 + (depth as f32).powf(1.32)) as usize
+/// One parameter: its name, its default, its range and its step for SPSA, and how to read and write
+/// it in a [`Params`].
+#[derive(Clone, Copy)]
+pub struct Spec {
+    pub name: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    /// A perturbation SPSA may take: about a twentieth of the useful range, and never less than 1.
+    pub step: i64,
+    get: fn(&Params) -> i64,
+    set: fn(&mut Params, i64),
 }
 
-/// Answers to an opponent's open three searched at first, `depth` plies from the horizon: half of
-/// `rapfi_move_count` and at least 2 (2, 2, 3, 4, 5, 6, 8, 9 one to eight plies up; Rapfi's counts
-/// where the evaluation is not improving). Searched in full, these were the widest nodes of the tree;
-/// the rest wait until all of these lose (see `search`). Better than PentaZen's 3/5/7/8 and than wider
-/// counts (docs/search.md §6).
-pub(super) fn defence_moves(depth: i32) -> usize {
-    (rapfi_move_count(depth.max(1)) / 2).max(2)
+impl fmt::Debug for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = {} [{}, {}] step {}", self.name, self.default, self.min, self.max, self.step)
+    }
 }
 
-/// With helper threads, moves another thread is searching are put off from this depth up (see `busy`;
-/// from 2 or 5 the threads reached depth 14-15 later: `bench --threads 2` on middle30.txt).
-pub const BUSY_DEPTH: i32 = 3;
+impl Spec {
+    /// The parameter named `name` (any case).
+    pub fn find(name: &str) -> Option<&'static Spec> {
+        SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// This parameter's value in `p`.
+    pub fn get(&self, p: &Params) -> i64 {
+        (self.get)(p)
+    }
+}
+
+/// What is wrong with a parameter setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No parameter has this name; `nearest` is the one it most likely meant.
+    Unknown { name: String, nearest: Option<&'static str> },
+    /// The value is not a whole number.
+    NotANumber { name: &'static str, value: String },
+    /// The value lies outside the parameter's range.
+    OutOfRange { name: &'static str, value: i64, min: i64, max: i64 },
+    /// A setting that is not `NAME=VALUE`.
+    Malformed(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Unknown { name, nearest: Some(n) } => {
+                write!(f, "unknown parameter '{name}' (did you mean '{n}'? 'params' lists them)")
+            }
+            ParamError::Unknown { name, nearest: None } => {
+                write!(f, "unknown parameter '{name}' ('params' lists them)")
+            }
+            ParamError::NotANumber { name, value } => write!(f, "{name}: '{value}' is not a whole number"),
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "{name}: {value} is outside {min}..={max}")
+            }
+            ParamError::Malformed(s) => write!(f, "'{s}' is not NAME=VALUE"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl Params {
+    /// Sets the parameter `name` (any case) to `value`, within its range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let spec = Spec::find(name)
+            .ok_or_else(|| ParamError::Unknown { name: name.to_string(), nearest: nearest_name(name) })?;
+        if !(spec.min..=spec.max).contains(&value) {
+            return Err(ParamError::OutOfRange { name: spec.name, value, min: spec.min, max: spec.max });
+        }
+        (spec.set)(self, value);
+        Ok(())
+    }
+
+    /// Applies `NAME=VALUE[,NAME=VALUE…]` in order (blank items are skipped).
+    pub fn apply(&mut self, settings: &str) -> Result<(), ParamError> {
+        for item in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, value) =
+                item.split_once('=').ok_or_else(|| ParamError::Malformed(item.to_string()))?;
+            let (name, value) = (name.trim(), value.trim());
+            let spec = Spec::find(name)
+                .ok_or_else(|| ParamError::Unknown { name: name.to_string(), nearest: nearest_name(name) })?;
+            let v = value
+                .parse::<i64>()
+                .map_err(|_| ParamError::NotANumber { name: spec.name, value: value.to_string() })?;
+            self.set(spec.name, v)?;
+        }
+        Ok(())
+    }
+
+    /// The defaults with `settings` (`NAME=VALUE[,NAME=VALUE…]`) applied.
+    pub fn parse(settings: &str) -> Result<Params, ParamError> {
+        let mut p = Params::DEFAULT;
+        p.apply(settings)?;
+        Ok(p)
+    }
+
+    /// Plies taken off the `n`-th quiet move at `depth` in the prior's order: late moves rarely beat
+    /// the first ones, so they get a shallower look first (re-searched in full if they beat alpha).
+    /// Steeper than `gentle_reduction`.
+    #[inline]
+    pub(super) fn reduction(&self, depth: i32, n: usize) -> i32 {
+        log_curve(self.lmr_base, self.lmr_divisor, depth, n)
+    }
+
+    /// The reduction of the weight matrix's order (Pente): growing with depth and move number.
+    #[inline]
+    pub(super) fn gentle_reduction(&self, depth: i32, n: usize) -> i32 {
+        log_curve(self.gentle_base, self.gentle_divisor, depth, n)
+    }
+
+    /// Quiet moves searched at a node `depth` plies from the horizon, the prior's best (see
+    /// `quiet_moves_1`, `move_count_base`).
+    pub(super) fn quiet_moves(&self, depth: i32) -> usize {
+        match depth {
+            ..=1 => self.quiet_moves_1,
+            2 => self.quiet_moves_2,
+            3..=5 => self.quiet_moves_5,
+            _ => self.rapfi_move_count(depth),
+        }
+    }
+
+    /// Rapfi's move count `d` plies from the horizon (its futility move count where the evaluation is
+    /// improving): 3 + d^1.32 at the defaults.
+    pub(super) fn rapfi_move_count(&self, depth: i32) -> usize {
+        (self.move_count_base as f32 + (depth as f32).powf(self.move_count_power as f32 / 100.0)) as usize
+    }
+
+    /// Answers to an opponent's open three searched at first, `depth` plies from the horizon: half of
+    /// `rapfi_move_count` and at least `defence_moves_min` (2, 2, 3, 4, 5, 6, 8, 9 one to eight plies up
+    /// at the defaults; Rapfi's counts where the evaluation is not improving). Searched in full, these
+    /// were the widest nodes of the tree; the rest wait until all of these lose (see `search`).
+    pub(super) fn defence_moves(&self, depth: i32) -> usize {
+        (self.rapfi_move_count(depth.max(1)) / 2).max(self.defence_moves_min)
+    }
+}
+
+/// `base + ln(depth) ln(n) / divisor` (both in hundredths), rounded down, at least 1.
+#[inline]
+fn log_curve(base: i32, divisor: i32, depth: i32, n: usize) -> i32 {
+    let r = base as f32 / 100.0 + (depth as f32).ln() * (n as f32).ln() / (divisor as f32 / 100.0);
+    (r as i32).max(1)
+}
+
+/// The parameter name nearest to `name` (by edit distance, any case), if one is near enough to be
+/// what was meant.
+pub fn nearest_name(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    SPECS
+        .iter()
+        .map(|s| (edit_distance(&name, s.name), s.name))
+        .min()
+        .filter(|&(d, s)| d <= s.len().max(name.len()) / 2 || s.contains(name.as_str()))
+        .map(|(_, s)| s)
+}
+
+/// Levenshtein distance between two short names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diag + usize::from(ca != cb));
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range_and_reads_back() {
+        let p = Params::DEFAULT;
+        for s in SPECS {
+            assert!(s.min <= s.default && s.default <= s.max, "{s:?}");
+            assert!(s.step >= 1 && s.step <= s.max - s.min, "{s:?}");
+            assert_eq!(s.get(&p), s.default, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn every_value_of_a_range_fits_its_field() {
+        for s in SPECS {
+            for v in [s.min, s.max] {
+                let mut p = Params::DEFAULT;
+                p.set(s.name, v).expect("in range");
+                assert_eq!(s.get(&p), v, "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique_lowercase_words() {
+        for (i, s) in SPECS.iter().enumerate() {
+            assert!(s.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+            assert!(SPECS[..i].iter().all(|t| t.name != s.name), "{} twice", s.name);
+        }
+    }
+
+    #[test]
+    fn settings_apply_in_order_over_the_defaults() {
+        let p = Params::parse("razor_margin=70, FUTILITY_PER_PLY=50,razor_margin=80").expect("valid");
+        assert_eq!(p.razor_margin, 80);
+        assert_eq!(p.futility_per_ply, 50);
+        assert_eq!(Params { razor_margin: 60, futility_per_ply: 63, ..p }, Params::DEFAULT);
+        assert_eq!(Params::parse(""), Ok(Params::DEFAULT));
+    }
+
+    #[test]
+    fn an_unknown_name_suggests_the_nearest() {
+        let e = Params::parse("razor_margn=70").unwrap_err();
+        assert_eq!(e, ParamError::Unknown { name: "razor_margn".into(), nearest: Some("razor_margin") });
+        let e = Params::parse("aspiration=3").unwrap_err();
+        assert!(matches!(e, ParamError::Unknown { nearest: Some(n), .. } if n.starts_with("aspiration_")));
+        assert_eq!(
+            Params::parse("zzzzzzzzzzzzzzzzzzzz=1"),
+            Err(ParamError::Unknown { name: "zzzzzzzzzzzzzzzzzzzz".into(), nearest: None })
+        );
+    }
+
+    #[test]
+    fn a_value_out_of_range_or_not_a_number_is_refused() {
+        assert_eq!(
+            Params::parse("cut_extra=9"),
+            Err(ParamError::OutOfRange { name: "cut_extra", value: 9, min: 0, max: 5 })
+        );
+        assert_eq!(
+            Params::parse("cut_extra=one"),
+            Err(ParamError::NotANumber { name: "cut_extra", value: "one".into() })
+        );
+        assert_eq!(Params::parse("cut_extra"), Err(ParamError::Malformed("cut_extra".into())));
+    }
+
+    #[test]
+    fn the_curves_keep_their_tuned_values_at_the_defaults() {
+        // The literals the curves had before they became parameters.
+        let p = Params::DEFAULT;
+        for depth in 1..40 {
+            for n in 1..80 {
+                let (d, m) = ((depth as f32).ln(), (n as f32).ln());
+                assert_eq!(p.reduction(depth, n), ((0.5 + d * m / 1.6) as i32).max(1));
+                assert_eq!(p.gentle_reduction(depth, n), ((0.3 + d * m / 2.0) as i32).max(1));
+            }
+            assert_eq!(p.rapfi_move_count(depth), (3.0 + (depth as f32).powf(1.32)) as usize);
+        }
+        let counts: Vec<usize> = (1..=8).map(|d| p.defence_moves(d)).collect();
+        assert_eq!(counts, [2, 2, 3, 4, 5, 6, 8, 9]);
+        assert_eq!([1, 2, 3, 5, 6, 8, 10].map(|d| p.quiet_moves(d)), [8, 10, 12, 12, 13, 18, 23]);
+    }
+}

@@ -3,6 +3,26 @@
 
 use super::*;
 
+/// What a worker keeps of the root iteration under way, read back when a window is searched again or
+/// the iteration ends early.
+#[derive(Clone, Copy)]
+pub(super) struct RootState {
+    /// The depth of the iteration (an iteration another thread has completed is abandoned).
+    pub iteration: i32,
+    /// In the window under way, a later move beat the first one.
+    pub improved: bool,
+    /// In the window under way: the score that a later move beat when it became the best (the first
+    /// move's, or the window's low end), and the first move's score once its search is complete.
+    pub beaten: i32,
+    pub first_score: Option<i32>,
+}
+
+impl Default for RootState {
+    fn default() -> RootState {
+        RootState { iteration: 0, improved: false, beaten: -INF, first_score: None }
+    }
+}
+
 impl<'a> Worker<'a> {
     /// Searches the root moves at `depth` inside an aspiration window around `prev`, the score of the
     /// last completed iteration, widening it on each failure until the score lies inside (Rapfi's and
@@ -17,9 +37,11 @@ impl<'a> Worker<'a> {
         pv_out: &mut Vec<usize>,
         prev: Option<i32>,
     ) -> Option<i32> {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.params.aspiration_delta;
         let (mut lo, mut hi) = match prev {
-            Some(s) if depth >= ASPIRATION_FROM && s.abs() < WIN_THRESHOLD => (s - delta, s + delta),
+            Some(s) if depth >= self.params.aspiration_from && s.abs() < WIN_THRESHOLD => {
+                (s - delta, s + delta)
+            }
             _ => (-INF, INF),
         };
         // A later move that failed high beat the first one: if time runs out in the re-search, it is
@@ -31,7 +53,7 @@ impl<'a> Worker<'a> {
             let s = match score {
                 Some(s) if !self.aborted => s,
                 _ => {
-                    return score.or(match (pending, self.first_score) {
+                    return score.or(match (pending, self.at_root.first_score) {
                         // Its own search in the new window finished below the move it beat, so it is
                         // not the better move at this depth: the last complete depth's move is played
                         // (usually the one it beat; a third move that beat the first in the same
@@ -49,8 +71,8 @@ impl<'a> Worker<'a> {
                 hi = (lo + hi) / 2;
                 lo = (s - delta).max(-INF);
             } else if s >= hi && hi < INF {
-                if self.improved {
-                    pending = Some((s, self.beaten));
+                if self.at_root.improved {
+                    pending = Some((s, self.at_root.beaten));
                 }
                 hi = (s + delta).min(INF);
             } else {
@@ -61,8 +83,8 @@ impl<'a> Worker<'a> {
             // growth by a third finds such wins sooner, yet played no better. Every window is searched to
             // the iteration's depth, not a ply shallower after fail highs (Rapfi's `failHighCnt`; both in
             // docs/search.md §2).
-            delta = delta * (3 + s.abs() / 1024) / 4 + 6;
-            if delta > ASPIRATION_MAX {
+            delta = delta * (3 + s.abs() / 1024) / 4 + self.params.aspiration_widen;
+            if delta > self.params.aspiration_max {
                 (lo, hi) = (-INF, INF);
             }
         }
@@ -79,25 +101,30 @@ impl<'a> Worker<'a> {
         lo: i32,
         hi: i32,
     ) -> Option<i32> {
-        self.improved = false;
-        self.first_score = None;
-        self.iteration = depth;
+        self.at_root = RootState { iteration: depth, improved: false, first_score: None, ..self.at_root };
         let mut alpha = lo;
         let beta = hi;
         let mut best = -INF;
         let me = self.pos.side();
         let quiet = self.pos.count(me.opp(), Class::Flex4) == 0;
-        let curve = if self.prior_ordered() { reduction } else { gentle_reduction };
+        let prior = self.profile.prior_ordered;
         for n in 0..moves.len() {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
             // root that played worse (docs/search.md §2).
-            let reduce = if quiet && depth >= 3 && n >= ROOT_LMR_FROM && self.pos.class(m, me) < Class::F3 {
-                curve(depth, n).min(depth - 2)
-            } else {
-                0
-            };
+            let reduce =
+                if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3
+                {
+                    let r = if prior {
+                        self.params.reduction(depth, n)
+                    } else {
+                        self.params.gentle_reduction(depth, n)
+                    };
+                    r.min(depth - 2)
+                } else {
+                    0
+                };
             // A root move's score is its search's, whatever kind of move it is: a nudge either way to
             // its choice of fours (closed fours rated 40 lower or 30 higher) cost much (docs/strength.md,
             // Ideas tried).
@@ -125,12 +152,12 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 // Stopped midway: what was fully searched still counts when it beat the first move
                 // (moves[0] is then the best of them); otherwise the last complete depth decides.
-                return (n > 0 && best > -INF && self.improved).then_some(best);
+                return (n > 0 && best > -INF && self.at_root.improved).then_some(best);
             }
             // (`best` never exceeds `alpha`, so a move that beats alpha is the new best. Below the
             // window a score is only a bound: such a move keeps its place.)
             if n == 0 {
-                self.first_score = Some(v);
+                self.at_root.first_score = Some(v);
             }
             if let Some(tell) = self.watch {
                 let (lost, best) = (v <= -WIN_THRESHOLD, n == 0 || v > alpha);
@@ -138,11 +165,11 @@ impl<'a> Worker<'a> {
             }
             if n == 0 || v > alpha {
                 if n > 0 {
-                    self.beaten = alpha;
+                    self.at_root.beaten = alpha;
                 }
                 best = v;
                 moves[..=n].rotate_right(1);
-                self.improved = n > 0;
+                self.at_root.improved = n > 0;
                 alpha = alpha.max(v);
                 if v >= beta {
                     break;
@@ -178,7 +205,7 @@ impl<'a> Worker<'a> {
             self.pos.play(i);
             played += 1;
             let me = self.pos.side();
-            if self.pos.capture_rule().is_none() {
+            if !self.profile.captures {
                 // A five of the side to move ends the line; a single five of the other side is blocked.
                 if let Some(&win) = five_points(&self.pos, me).first() {
                     pv.push(win);

@@ -10,8 +10,8 @@ fn position(diagram: &str) -> Position {
 /// The quiescence's value of a position for the side to move, with an open window.
 fn quiesce(pos: Position) -> (i32, i32) {
     with_worker(pos, |w| {
-        let mut budget = LEAF_VCF_NODES;
-        let v = w.quiesce(-INF, INF, 0, None, LEAF_VCF_FOURS, &mut budget);
+        let mut budget = w.params.leaf_vcf_nodes;
+        let v = w.quiesce(-INF, INF, 0, None, w.params.leaf_vcf_fours, &mut budget);
         (v, evaluate(&w.pos))
     })
 }
@@ -21,7 +21,9 @@ fn with_worker<R>(pos: Position, f: impl FnOnce(&mut Worker) -> R) -> R {
     let tt = Tt::new(1 << 20);
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
-    let mut w = Worker::new(pos, &tt, &stop, &nodes, None, true);
+    let pats = Arc::clone(pos.patterns());
+    let setup = Setup::fixed_depth(&pats, &tt, 1, &stop);
+    let mut w = Worker::new(pos, &setup, &stop, &nodes, true);
     f(&mut w)
 }
 

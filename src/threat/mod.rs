@@ -25,9 +25,10 @@ use crate::eval::position::Position;
 use crate::game::board::Color;
 use crate::game::pattern::Class;
 use crate::game::pattern::Shape;
-use crate::game::rules::Variant;
 
+mod profile;
 mod walk;
+pub use profile::Profile;
 pub use walk::{Fives, Four, Stops, VcfMode, Walker, blocks, play_four};
 
 /// Limits of one threat search.
@@ -86,7 +87,7 @@ pub fn block_point(pos: &Position, opp: Color) -> Option<usize> {
 /// die to one stone. Everywhere else a five point is stopped only by a stone on it.
 #[inline]
 pub fn stops_off_the_point(pos: &Position) -> bool {
-    matches!(pos.patterns().rules.variant, Variant::Caro { .. })
+    Profile::of_position(pos).stops_off_the_point
 }
 
 /// The cells where a stone of the side to move leaves the opponent no five point (the opponent has
@@ -258,7 +259,7 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
             }
         }
     }
-    let captures = pos.capture_rule().is_some();
+    let captures = Profile::of_position(pos).captures;
     for j in tried {
         if !pos.legal_for(j, def) {
             continue;
@@ -314,11 +315,8 @@ fn line_cells(pos: &Position, c: usize, d: usize) -> impl Iterator<Item = usize>
 /// that may be a foul counts as a defence (it may hide a four). Exact without captures.
 pub fn four_three_wins(pos: &Position, att: Color) -> bool {
     let def = att.opp();
-    if pos.count(att, Class::B4F3) == 0
-        || stops_off_the_point(pos)
-        || pos.restricted(att)
-        || pos.capture_rule().is_some()
-    {
+    let rule = Profile::of_position(pos);
+    if pos.count(att, Class::B4F3) == 0 || rule.stops_off_the_point || pos.restricted(att) || rule.captures {
         return false;
     }
     let mut left = pos.count(att, Class::B4F3);
@@ -359,7 +357,8 @@ pub fn four_three_wins(pos: &Position, att: Color) -> bool {
 /// false: its open-four points may be fouls). Exact without captures (Pente has none of this).
 pub fn four_three_defences(pos: &Position, def: Color) -> Option<Vec<usize>> {
     let att = def.opp();
-    if stops_off_the_point(pos) || pos.restricted(att) || pos.capture_rule().is_some() {
+    let rule = Profile::of_position(pos);
+    if rule.stops_off_the_point || pos.restricted(att) || rule.captures {
         return None;
     }
     let t = pos.strong_cells(att).find(|&i| pos.is_empty(i) && pos.class(i, att) == Class::B4F3)?;

@@ -89,6 +89,7 @@ pub(super) fn think(
         use_vct: true,
         progress: None,
         exclude: &[],
+        params: &engine.player.params,
     };
     let outcome = match live {
         None => run(board, &setup),
