@@ -52,7 +52,7 @@ pub fn unknown_option(command: &str, given: &str, known: &[&str]) -> anyhow::Err
 
 /// The known word nearest to `given` by edits (insert, delete, change a character), if it is at most
 /// a third of `given`'s length away (and at most 3).
-fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
+pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
     let limit = (given.chars().count() / 3).clamp(1, 3);
     known.iter().map(|k| (edits(given, k), *k)).filter(|&(d, _)| d <= limit).min().map(|(_, k)| k)
 }
