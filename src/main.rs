@@ -11,12 +11,13 @@ use anyhow::{Context, Result, bail};
 use quincunx::brain::engine::Engine;
 use quincunx::eval::weights::{Style, Table, WeightMatrix};
 use quincunx::player::Player;
-use quincunx::search::{Params, SearchPlayer};
+use quincunx::search::SearchPlayer;
 
 use cli::analyze::analyze_command;
 use cli::bench::{BENCH_USAGE, parse_bench};
 use cli::matches::match_command;
 use cli::openings::openings_command;
+use cli::params::SearchChoice;
 use cli::play::play_command;
 use cli::script::script_command;
 use cli::selfplay::selfplay_command;
@@ -24,9 +25,9 @@ use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
 usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [--style balanced|defensive]
-                       [--threads N] [--set NAME=VALUE[,NAME=VALUE...]]
+                       [--threads N] [--set NAME=VALUE[,NAME=VALUE...]] [--weights FILE]
        pbrain-quincunx --version
-       pbrain-quincunx bench [DEPTH] [--set NAME=VALUE[,...]]
+       pbrain-quincunx bench [DEPTH] [--set NAME=VALUE[,...]] [--weights FILE]
        pbrain-quincunx params
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --merge FILE... [--by-opening]
@@ -51,6 +52,7 @@ With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdo
   --style S          balanced (offence + defence, default) or defensive (defence counts double)
   --threads N        search threads until the manager sends INFO thread_num (default: the cores)
   --set NAME=VALUE   search with other values of its parameters ('params' lists them)
+  --weights FILE     evaluate with the model in FILE (as `train` writes it) instead of the embedded one
 Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
 
 fn main() -> ExitCode {
@@ -89,12 +91,14 @@ fn run(args: &[String]) -> Result<ExitCode> {
     match args.first().map(String::as_str) {
         Some("match") => return match_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("bench") => {
-            let (rest, params) = cli::params::take_set(&args[1..]).map_err(|e| usage("bench", e))?;
+            let (rest, choice) =
+                cli::params::take_search_options(&args[1..]).map_err(|e| usage("bench", e))?;
             let Some(mut bench) = parse_bench(&rest).map_err(|e| usage("bench", e))? else {
                 println!("{BENCH_USAGE}");
                 return Ok(ExitCode::SUCCESS);
             };
-            bench.params = params;
+            bench.params = choice.params;
+            bench.evaluator = choice.evaluator;
             print!("{}", quincunx::search::bench::run_bench(&bench));
             return Ok(ExitCode::SUCCESS);
         }
@@ -116,8 +120,8 @@ fn run(args: &[String]) -> Result<ExitCode> {
         }
         _ => {}
     }
-    let (args, params) = cli::params::take_set(args).map_err(|e| usage("", e))?;
-    let Some(BrainOptions { player, threads }) = parse_player(&args, params).map_err(|e| usage("", e))?
+    let (args, choice) = cli::params::take_search_options(args).map_err(|e| usage("", e))?;
+    let Some(BrainOptions { player, threads }) = parse_player(&args, choice).map_err(|e| usage("", e))?
     else {
         println!("{USAGE}");
         return Ok(ExitCode::SUCCESS);
@@ -138,6 +142,8 @@ const BRAIN_WORDS: &[&str] = &[
     "--table",
     "--style",
     "--threads",
+    "--set",
+    "--weights",
     "--version",
     "--help",
     "match",
@@ -158,7 +164,7 @@ struct BrainOptions {
 }
 
 /// The protocol brain's options; `None` when `--help` was asked for.
-fn parse_player(args: &[String], params: Params) -> Result<Option<BrainOptions>> {
+fn parse_player(args: &[String], search: SearchChoice) -> Result<Option<BrainOptions>> {
     let mut wm = WeightMatrix::default();
     let mut weights = false;
     let mut threads = None;
@@ -191,6 +197,6 @@ fn parse_player(args: &[String], params: Params) -> Result<Option<BrainOptions>>
         }
     }
     let player: Arc<dyn Player> =
-        if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::with_params(params)) };
+        if weights { Arc::new(wm) } else { Arc::new(SearchPlayer::new(search.params, search.evaluator)) };
     Ok(Some(BrainOptions { player, threads }))
 }

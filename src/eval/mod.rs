@@ -4,6 +4,7 @@
 //! quiet evaluation of a position ([`score`]), the move prior that orders candidates ([`policy`]), and
 //! the classic weight matrix with the player built on it alone ([`weights`], the baseline).
 
+pub mod model;
 pub mod policy;
 pub mod position;
 pub mod score;

@@ -27,10 +27,9 @@
 
 use std::sync::Arc;
 
+use crate::eval::model::{Evaluator, FamilyTables};
 use crate::eval::policy;
-use crate::eval::terms::{
-    ComboEntry, EVAL_BIAS, MOVER, THREAT_EVAL, WAITER, WEIGHT, combo_index, combo_tables,
-};
+use crate::eval::terms::{ComboEntry, MOVER, WAITER, WEIGHT, combo_index};
 use crate::game::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::game::pattern::{Class, Patterns, Shape};
 use crate::game::rules::Variant;
@@ -69,6 +68,8 @@ pub struct Position {
     /// (16-bit terms and the prior's in a table apart: 8-byte entries, 166 KB instead of 415) ran no
     /// faster (`bench 12` 865k against 877k nodes/s), though the class load is the refresh's hottest.
     combo: [&'static [ComboEntry]; 2],
+    /// The evaluation model's tables for this game (`combo` is theirs): its constant and threat values.
+    eval: &'static FamilyTables,
     shapes: Vec<[[Shape; 4]; 2]>,
     class: Vec<[Class; 2]>,
     /// Per colour, a bit per cell: its class is a four or better, or a renju foul (`is_strong`). Kept
@@ -79,7 +80,7 @@ pub struct Position {
     /// The changes of `strong` since `new`, in order (`2 i + c`), so that `undo` flips back its move's.
     toggled: Vec<u32>,
     /// Per cell and colour: the weight (move ordering), and the evaluation terms as the mover and as
-    /// the waiting side ([`cell_terms`]).
+    /// the waiting side (the model's: `eval::model`).
     terms: Vec<[[i32; 3]; 2]>,
     near: Vec<u8>,
     /// The indices of the board's cells, row by row (scanned often: one slice beats nested ranges).
@@ -147,8 +148,15 @@ fn capture_key(c: usize, n: u32) -> u64 {
 }
 
 impl Position {
-    /// The position of `board` under the rules the patterns were built for.
+    /// The position of `board` under the rules the patterns were built for, evaluated by the
+    /// embedded model.
     pub fn new(board: &Board, pats: Arc<Patterns>) -> Position {
+        Position::with_evaluator(board, pats, Evaluator::standard())
+    }
+
+    /// The same, evaluated by `evaluator`'s model.
+    pub fn with_evaluator(board: &Board, pats: Arc<Patterns>, evaluator: &'static Evaluator) -> Position {
+        let eval = evaluator.family(&pats.rules);
         // The margin of walls around the board: the line windows reach `half` cells out, the candidate
         // square two, and the narrow VCF looks four cells along each line from its last four
         // (`threat::vcf_candidates`), which under four or three in a row would reach past a smaller one.
@@ -166,7 +174,8 @@ impl Position {
             dirs: [1, stride as isize, stride as isize + 1, 1 - stride as isize],
             keys: vec![[[0; 4]; 2]; n],
             digit_weight: vec![],
-            combo: combo_tables(pats.rules.variant == Variant::Renju),
+            combo: [&eval.combo[0], &eval.combo[1]],
+            eval,
             shapes: vec![[[Shape::None; 4]; 2]; n],
             class: vec![[Class::None; 2]; n],
             strong: [vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]],
@@ -350,13 +359,14 @@ impl Position {
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
         let me = self.side.index();
-        EVAL_BIAS
+        self.eval.bias[me]
             + self.sums[me][MOVER]
             + self.sums[1 - me][WAITER]
-            + 10 * THREAT_EVAL[self.threat_mask()] as i64
+            + self.eval.threat[self.threat_mask()]
     }
 
-    /// Which threat classes each side has somewhere on the board, as the index of `THREAT_EVAL`.
+    /// Which threat classes each side has somewhere on the board, as the index of the model's threat
+    /// values.
     #[inline]
     fn threat_mask(&self) -> usize {
         let me = &self.class_count[self.side.index()];
@@ -729,8 +739,8 @@ mod tests {
         assert_eq!(pos.threat_mask(), 1 << 3 | 1 << 4 | 1 << 6);
         // The term is part of the evaluation: the same sums without it differ by its value.
         let me = pos.side().index();
-        let without = EVAL_BIAS + pos.sums[me][MOVER] + pos.sums[1 - me][WAITER];
-        assert_eq!(pos.fitted_eval() - without, 10 * THREAT_EVAL[pos.threat_mask()] as i64);
+        let without = pos.eval.bias[me] + pos.sums[me][MOVER] + pos.sums[1 - me][WAITER];
+        assert_eq!(pos.fitted_eval() - without, pos.eval.threat[pos.threat_mask()]);
     }
 
     #[test]

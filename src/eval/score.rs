@@ -11,8 +11,7 @@ pub const WIN_THRESHOLD: i32 = WIN - 1000;
 
 /// A quiet evaluation from the side to move's view. Without captures it is the fitted evaluation of
 /// the position (line shapes and classes of every empty cell, for the side to move and for the side
-/// that waits, and which threat classes each side has at all; see `EVAL_SHAPE_MOVER` and
-/// `THREAT_EVAL`). Pente keeps the weight-matrix sum with its capture terms,
+/// that waits, and which threat classes each side has at all; see `eval::model`). Pente keeps the weight-matrix sum with its capture terms,
 /// which the fit knows nothing of.
 ///
 /// The margins taken from Rapfi (reverse futility, fail-high reduction, razoring, aspiration) apply to

@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::eval::model::Evaluator;
 use crate::eval::score::score_text;
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
@@ -98,13 +99,15 @@ pub struct Bench {
     pub threads: usize,
     /// The search's numbers (`--set`): a tuner measures its changes with them.
     pub params: Params,
+    /// The evaluation model's tables.
+    pub evaluator: &'static Evaluator,
 }
 
 impl Bench {
     /// The signature run: the fixed positions to `depth` plies on one thread.
     pub fn standard(depth: i32) -> Bench {
         let positions = POSITIONS.iter().map(|&(r, s, m)| (r, s, m.to_string())).collect();
-        Bench { positions, depth, threads: 1, params: Params::DEFAULT }
+        Bench { positions, depth, threads: 1, params: Params::DEFAULT, evaluator: Evaluator::standard() }
     }
 }
 
@@ -115,7 +118,7 @@ pub fn run(depth: i32) -> BenchReport {
 
 /// Runs `bench`: each position in a fresh 16 MB table (the table a match's 64 MB `max_memory` gives).
 pub fn run_bench(bench: &Bench) -> BenchReport {
-    let player = SearchPlayer::with_params(bench.params);
+    let player = SearchPlayer::new(bench.params, bench.evaluator);
     let stop = AtomicBool::new(false);
     let mut positions = vec![];
     let started = Instant::now();
@@ -129,6 +132,7 @@ pub fn run_bench(bench: &Bench) -> BenchReport {
         let setup = search::Setup {
             pool: pool.as_deref(),
             params: &bench.params,
+            evaluator: player.evaluator,
             ..search::Setup::fixed_depth(&pats, &tt, bench.depth, &stop)
         };
         let o = search::run(&board, &setup);

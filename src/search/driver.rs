@@ -37,6 +37,8 @@ pub struct Setup<'a> {
     pub exclude: &'a [Pos],
     /// The search's numbers (`SearchPlayer::params`).
     pub params: &'a Params,
+    /// The evaluation model's tables (`SearchPlayer::evaluator`).
+    pub evaluator: &'static Evaluator,
 }
 
 impl<'a> Setup<'a> {
@@ -55,6 +57,7 @@ impl<'a> Setup<'a> {
             progress: None,
             exclude: &[],
             params: &Params::DEFAULT,
+            evaluator: Evaluator::standard(),
         }
     }
 }
@@ -63,7 +66,7 @@ impl<'a> Setup<'a> {
 /// thread and no time limit it is deterministic.
 pub fn run(board: &Board, setup: &Setup) -> Outcome {
     let started = Instant::now();
-    let mut pos = Position::new(board, Arc::clone(&setup.pats));
+    let mut pos = Position::with_evaluator(board, Arc::clone(&setup.pats), setup.evaluator);
     let rule = Profile::of_position(&pos);
     // An answer that names an excluded move is no answer: the search looks among the others.
     let allowed = |o: &Outcome| o.mv.is_none_or(|m| !setup.exclude.contains(&m));

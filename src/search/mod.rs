@@ -44,6 +44,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
+use crate::eval::model::Evaluator;
 use crate::eval::position::Position;
 use crate::eval::score::{WIN, WIN_THRESHOLD, evaluate};
 use crate::eval::weights::WeightMatrix;
@@ -189,6 +190,8 @@ pub struct SearchPlayer {
     pub vct: bool,
     /// The search's numbers (the defaults unless `--set` changed them).
     pub params: Params,
+    /// The evaluation model's tables (the embedded model unless `--weights` loaded another).
+    pub evaluator: &'static Evaluator,
 }
 
 impl Default for SearchPlayer {
@@ -204,14 +207,20 @@ pub fn tt_bytes(memory: u64, asked: Option<u64>) -> u64 {
 }
 
 impl SearchPlayer {
-    /// A player that searches with `params`.
+    /// A player that searches with `params`, evaluating with the embedded model.
     pub fn with_params(params: Params) -> SearchPlayer {
+        SearchPlayer::new(params, Evaluator::standard())
+    }
+
+    /// A player that searches with `params` and evaluates with `evaluator`'s model.
+    pub fn new(params: Params, evaluator: &'static Evaluator) -> SearchPlayer {
         SearchPlayer {
             patterns: Mutex::new(None),
             tt: Mutex::new(None),
             pool: Mutex::new(None),
             vct: true,
             params,
+            evaluator,
         }
     }
 
@@ -297,6 +306,7 @@ impl Player for SearchPlayer {
             progress: limits.watch.as_ref().map(|w| &*w.0 as &(dyn Fn(&Progress) + Sync)),
             exclude: &limits.exclude,
             params: &self.params,
+            evaluator: self.evaluator,
         };
         let out = run(board, &setup);
         Thought {

@@ -90,6 +90,7 @@ pub(super) fn think(
         progress: None,
         exclude: &[],
         params: &engine.player.params,
+        evaluator: engine.player.evaluator,
     };
     let outcome = match live {
         None => run(board, &setup),
