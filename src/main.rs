@@ -21,6 +21,7 @@ use cli::params::SearchChoice;
 use cli::play::play_command;
 use cli::script::script_command;
 use cli::selfplay::selfplay_command;
+use cli::train::train_command;
 use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
@@ -40,6 +41,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
        pbrain-quincunx selfplay --games N --out FILE [--rule R,...] [--size N,...] [--nodes N | --time MS]
                        [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
+       pbrain-quincunx train --out MODEL [--from MODEL] [--lambda L] [--sigma T] [--epochs N] DATA...
+                       (train --help)
 
 --rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
 (freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or
@@ -110,6 +113,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("analyze") => return analyze_command(&args[1..]),
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("train") => return train_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("params") => {
             print!("{}", cli::params::table());
             return Ok(ExitCode::SUCCESS);
@@ -153,6 +157,7 @@ const BRAIN_WORDS: &[&str] = &[
     "openings",
     "analyze",
     "selfplay",
+    "train",
     "params",
 ];
 

@@ -368,7 +368,7 @@ impl Position {
     /// Which threat classes each side has somewhere on the board, as the index of the model's threat
     /// values.
     #[inline]
-    fn threat_mask(&self) -> usize {
+    pub fn threat_mask(&self) -> usize {
         let me = &self.class_count[self.side.index()];
         let op = &self.class_count[1 - self.side.index()];
         let has = |n: u32, bit: usize| usize::from(n > 0) << bit;

@@ -19,6 +19,7 @@ pub mod results;
 pub mod script;
 pub mod selfplay;
 pub mod tournament;
+pub mod train;
 
 use crate::game::rules::Rules;
 

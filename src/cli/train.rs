@@ -1,0 +1,156 @@
+//! `pbrain-quincunx train`: the command line of the evaluation's fit to self-play data.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use quincunx::eval::model::EvalModel;
+use quincunx::tools::selfplay::read_file;
+use quincunx::tools::train::{self, FitConfig, families_of, flatten, unflatten};
+
+use crate::cli::{num, unknown_option, usage, whole};
+
+const TRAIN_USAGE: &str = "\
+usage: pbrain-quincunx train --out MODEL [options] DATA...
+
+Fits the evaluation model to the quiet positions of selfplay files: a logistic regression of a blend
+of each game's result and the search's score on the model's values, each kept near its starting value
+by a prior. Games whose number ends in 0 are held out; the log-loss of their results is printed before
+and after. Writes a model file that --weights loads (docs/training.md).
+  --out MODEL        the model file to write (required)
+  --from MODEL       the starting model (default: the embedded one)
+  --lambda L         the result's share of the target, 0 to 1 (default 0.5; the score's is the rest)
+  --scale S          points for which the odds change by e (default: the starting model's best fit)
+  --sigma T          the prior's width in tenths of a point around each starting value (default 300)
+  --epochs N         full passes over the data (default 300)
+  --rate R           the step, tenths of a point (default 4)";
+
+const FLAGS: &[&str] = &["--out", "--from", "--lambda", "--scale", "--sigma", "--epochs", "--rate", "--help"];
+
+struct TrainArgs {
+    data: Vec<PathBuf>,
+    out: PathBuf,
+    from: Option<PathBuf>,
+    lambda: f64,
+    scale: Option<f64>,
+    sigma: f64,
+    epochs: usize,
+    rate: f64,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
+    let mut a = TrainArgs {
+        data: vec![],
+        out: PathBuf::new(),
+        from: None,
+        lambda: 0.5,
+        scale: None,
+        sigma: 300.0,
+        epochs: 300,
+        rate: 4.0,
+    };
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().with_context(|| format!("{flag} needs a value"));
+        let positive = |flag: &str, v: &str| -> Result<f64> {
+            let x: f64 = num(flag, v)?;
+            if x > 0.0 && x.is_finite() { Ok(x) } else { bail!("{flag}: '{v}' is not above 0") }
+        };
+        match flag.as_str() {
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--from" => a.from = Some(PathBuf::from(value()?)),
+            "--lambda" => {
+                a.lambda = num(flag, &value()?)?;
+                if !(0.0..=1.0).contains(&a.lambda) {
+                    bail!("--lambda: {} is not from 0 to 1", a.lambda);
+                }
+            }
+            "--scale" => a.scale = Some(positive(flag, &value()?)?),
+            "--sigma" => a.sigma = positive(flag, &value()?)?,
+            "--epochs" => a.epochs = whole(flag, &value()?, 1)?,
+            "--rate" => a.rate = positive(flag, &value()?)?,
+            "-h" | "--help" => return Ok(None),
+            f if f.starts_with('-') => return Err(unknown_option("train", f, FLAGS)),
+            file => a.data.push(PathBuf::from(file)),
+        }
+    }
+    a.out = out.context("--out is required")?;
+    if a.data.is_empty() {
+        bail!("no data: name one or more selfplay files");
+    }
+    Ok(Some(a))
+}
+
+/// `pbrain-quincunx train …`
+pub fn train_command(args: &[String]) -> Result<()> {
+    let Some(a) = parse_args(args).map_err(|e| usage("train", e))? else {
+        println!("{TRAIN_USAGE}");
+        return Ok(());
+    };
+    let started = Instant::now();
+    let start_model = match &a.from {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            EvalModel::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        }
+        None => EvalModel::embedded().clone(),
+    };
+    let mut games = vec![];
+    for path in &a.data {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (_, g) = read_file(&text).with_context(|| format!("{}", path.display()))?;
+        games.extend(g);
+    }
+    let g = train::gather(&games);
+    let held = g.samples.iter().filter(|s| s.held_out).count();
+    eprintln!(
+        "{} games, {} positions: {} quiet and new ({} held out), {} repeats, {} not quiet ({:.1} s)",
+        g.games,
+        g.positions,
+        g.samples.len(),
+        held,
+        g.repeats,
+        g.not_quiet,
+        started.elapsed().as_secs_f64()
+    );
+    if held == 0 || held == g.samples.len() {
+        bail!("too little data: the fit needs positions both held out and not");
+    }
+    let start = flatten(&start_model);
+    let scale = a.scale.unwrap_or_else(|| train::best_scale(&g.samples, &start));
+    let before = train::result_loss(&g.samples, &start, scale, true);
+    eprintln!("scale {scale:.1} points; held-out log-loss of the results before: {before:.4}");
+    let cfg = FitConfig { lambda: a.lambda, scale, sigma: a.sigma, epochs: a.epochs, rate: a.rate };
+    let fitted = train::fit(&g.samples, &start, &cfg, &mut |e| {
+        eprintln!("epoch {:4}: objective {:.4}, held-out log-loss {:.4}", e.epoch, e.train, e.held_out);
+    });
+    let after = train::result_loss(&g.samples, &fitted, scale, true);
+    eprintln!("held-out log-loss of the results after: {after:.4} (before {before:.4})");
+    let files: Vec<String> = a.data.iter().map(|p| p.display().to_string()).collect();
+    let about = vec![
+        format!("made by: pbrain-quincunx train {}", args.join(" ")),
+        format!("data: {} ({} games)", files.join(" "), g.games),
+        format!(
+            "positions: {} quiet and new of {} ({} held out); families {}",
+            g.samples.len(),
+            g.positions,
+            held,
+            families_of(&g.samples).join(", ")
+        ),
+        format!(
+            "fit: lambda {} scale {scale:.1} sigma {} epochs {} rate {}; held-out log-loss {before:.4} -> {after:.4}",
+            a.lambda, a.sigma, a.epochs, a.rate
+        ),
+        format!(
+            "started from: {}",
+            a.from.as_ref().map_or("the embedded model".into(), |p| p.display().to_string())
+        ),
+    ];
+    let model = unflatten(&fitted, about);
+    std::fs::write(&a.out, model.to_text()).with_context(|| format!("cannot write {}", a.out.display()))?;
+    eprintln!("wrote {} ({:.1} s)", a.out.display(), started.elapsed().as_secs_f64());
+    Ok(())
+}
