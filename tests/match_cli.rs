@@ -411,3 +411,45 @@ fn a_run_with_no_time_limit_at_all_is_refused_before_any_engine_starts() {
     assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(1), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--nodes N` sends `INFO max_node N`: two searches limited by nodes, not by the clock, play the same
+/// games however busy the machine is, so two runs of one match agree game by game.
+#[test]
+fn a_match_at_a_node_limit_plays_the_same_games_twice() {
+    let dir = scratch("nodes");
+    let search = format!("{BIN} --threads 1");
+    let other = format!("{BIN} --threads 1 --set razor_margin=30");
+    let run = |name: &str| {
+        let sgf = dir.join(name);
+        let sgf_arg = sgf.to_str().expect("a path");
+        let o = run_match(&[
+            "--engine",
+            &search,
+            "--engine",
+            &other,
+            "--nodes",
+            "1500",
+            "--turn",
+            "20000",
+            "--threads",
+            "1",
+            "--openings-random",
+            "2",
+            "--seed",
+            "11",
+            "--sgf",
+            sgf_arg,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(&sgf).expect("the records")
+    };
+    let moves = |sgf: &str| -> Vec<String> {
+        sgf.split(';')
+            .filter(|n| n.starts_with("B[") || n.starts_with("W["))
+            .map(|n| n[..5].to_string())
+            .collect()
+    };
+    let (first, second) = (run("a.sgf"), run("b.sgf"));
+    assert!(moves(&first).len() > 20, "games were played");
+    assert_eq!(moves(&first), moves(&second));
+}

@@ -45,6 +45,7 @@ fn config(fault: &str, rules: Rules) -> MatchConfig {
             start_timeout_ms: 2000,
             max_memory: 64 << 20,
             threads: 1,
+            max_nodes: 0,
             max_stones: 225,
             pause_ms: 0,
             show_stderr: false,

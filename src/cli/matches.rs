@@ -28,6 +28,7 @@ const FLAGS: &[&str] = &[
     "--start-timeout",
     "--memory",
     "--threads",
+    "--nodes",
     "--games",
     "--openings",
     "--openings-random",
@@ -74,6 +75,8 @@ a failure there stops the run with an error and no game played.
   --start-timeout MS  time to answer START (default 10000)
   --memory BYTES      INFO max_memory (default 367001600)
   --threads N         INFO thread_num per engine (default: not sent)
+  --nodes N           INFO max_node per engine: N nodes a move, so that a match of engines that
+                      honour it is the same under any load (default: not sent)
   --games N           games per pairing (default 2, or 2N with --openings-random N; each opening is
                       played twice, colours swapped)
   --openings FILE     openings, one a line, black first: offsets from the centre (dx,dy, dx,dy, ...)
@@ -270,6 +273,7 @@ impl MatchArgs {
             start_timeout_ms: 10_000,
             max_memory: 367_001_600,
             threads: 0,
+            max_nodes: 0,
             max_stones: 0,
             pause_ms: 3,
             show_stderr: false,
@@ -313,6 +317,7 @@ impl MatchArgs {
             "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
             "--memory" => game.max_memory = num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
+            "--nodes" => game.max_nodes = whole(a, &value()?, 1)?,
             "--games" => self.games = Some(whole(a, &value()?, 1)?),
             "--openings" => {
                 let path = value()?;

@@ -45,6 +45,9 @@ pub struct GameSettings {
     pub max_memory: u64,
     /// `INFO thread_num`; 0 = not sent.
     pub threads: usize,
+    /// `INFO max_node`: a node limit a move, so that a match of our own brains is the same whatever
+    /// else runs on the machine; 0 = not sent.
+    pub max_nodes: u64,
     /// A draw once this many stones are on the board.
     pub max_stones: usize,
     /// Wait after each answer before the next command (some brains drop a TURN that arrives within
@@ -268,6 +271,9 @@ fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
     }
     if s.threads > 0 {
         infos.push(format!("INFO thread_num {}", s.threads));
+    }
+    if s.max_nodes > 0 {
+        infos.push(format!("INFO max_node {}", s.max_nodes));
     }
     for line in infos {
         brain.send(&line).map_err(|e| (Fault::Crash, e.to_string()))?;

@@ -809,6 +809,7 @@ mod tests {
                 start_timeout_ms: 0,
                 max_memory: 0,
                 threads: 0,
+                max_nodes: 0,
                 max_stones: 225,
                 pause_ms: 0,
                 show_stderr: false,

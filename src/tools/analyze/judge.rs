@@ -107,6 +107,7 @@ impl Brain {
             start_timeout_ms: 10_000,
             max_memory: DEFAULT_MEMORY,
             threads,
+            max_nodes: 0,
             max_stones: 0,
             // `match`'s default pause after an answer (see `GameSettings::pause_ms`).
             pause_ms: 3,
