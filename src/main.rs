@@ -20,6 +20,7 @@ use cli::openings::openings_command;
 use cli::play::play_command;
 use cli::script::script_command;
 use cli::selfplay::selfplay_command;
+use cli::tune::tune_command;
 use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
@@ -39,6 +40,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
        pbrain-quincunx selfplay --games N --out FILE [--rule R,...] [--size N,...] [--nodes N | --time MS]
                        [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
+       pbrain-quincunx tune --params NAME,... --iterations N --state FILE [--start NAME=V,...] (tune --help)
+       pbrain-quincunx tune --merge FILE...
 
 --rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
 (freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or
@@ -106,6 +109,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("openings") => return openings_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("analyze") => return analyze_command(&args[1..]),
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("params") => {
             print!("{}", cli::params::table());
             return Ok(ExitCode::SUCCESS);
@@ -147,6 +151,7 @@ const BRAIN_WORDS: &[&str] = &[
     "openings",
     "analyze",
     "selfplay",
+    "tune",
     "params",
 ];
 

@@ -12,6 +12,7 @@ pub mod params;
 pub mod play;
 pub mod script;
 pub mod selfplay;
+pub mod tune;
 
 use anyhow::{Result, anyhow, bail};
 use quincunx::game::board::{MAX_SIDE, MIN_SIDE};
