@@ -73,10 +73,11 @@ fn a_run_resumes_from_its_state_file_and_its_values_go_to_bench() {
         assert!((it.plus[0] - it.minus[0]).abs() >= 15, "{it:?}");
         assert!(((it.plus[0] + it.minus[0]) as f64 / 2.0 - theta[0]).abs() <= 1.0, "{it:?}");
     }
+    // The answer is the mean of the last half of the iterations' θ.
     let set = set_line(&run);
     let values = set.strip_prefix("--set ").expect("--set");
-    let theta = &a[3].theta;
-    assert_eq!(values, format!("razor_margin={},quiet_moves_1={}", theta[0].round(), theta[1].round()));
+    let mean = |i: usize| ((a[2].theta[i] + a[3].theta[i]) / 2.0).round();
+    assert_eq!(values, format!("razor_margin={},quiet_moves_1={}", mean(0), mean(1)));
     let bench = binary(&["bench", "2", "--set", values]);
     assert!(bench.status.success(), "{}", String::from_utf8_lossy(&bench.stderr));
 }
@@ -92,7 +93,8 @@ fn shards_run_their_own_iterations_and_merge_by_weight() {
     assert_eq!(b.iter().map(|it| it.k).collect::<Vec<_>>(), [1, 3]);
     let merged = binary(&["tune", "--merge", one.to_str().expect("utf-8"), two.to_str().expect("utf-8")]);
     assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
-    let mean = |i: usize| ((3.0 * a[2].theta[i] + 2.0 * b[1].theta[i]) / 5.0).round();
+    // Each shard's answer (the mean of its last half: a's last two, b's last one) by its iterations.
+    let mean = |i: usize| ((3.0 * (a[1].theta[i] + a[2].theta[i]) / 2.0 + 2.0 * b[1].theta[i]) / 5.0).round();
     assert_eq!(set_line(&merged), format!("--set razor_margin={},quiet_moves_1={}", mean(0), mean(1)));
     // Another run's file does not merge with these.
     let other = dir.join("other.txt");

@@ -23,7 +23,8 @@ Tunes the search's parameters by SPSA (docs/training.md, Tuning): each iteration
 games, the parameters nudged up against them nudged down, on a fresh balanced opening with each side
 black once, and moves the values toward the side that scored more. The state file gets a line an
 iteration: run the same command again after any stop and it goes on where the file ends (with a
-larger --iterations it goes on further). At the end the values are printed as a --set argument.
+larger --iterations it goes on further). At the end the mean of the last half of the iterations' values
+is printed as a --set argument.
   --params NAME,...   the parameters to tune ('params' lists them; required)
   --iterations N      iterations of the whole run (required)
   --state FILE        the state file, created or continued (required)
@@ -37,7 +38,7 @@ larger --iterations it goes on further). At the end the values are printed as a 
   --rate X            the first iteration's move in steps for each point of a pair's result (default 0.5)
   --shard K/N         run only the iterations k with k mod N = K-1, as a chain of their own
   --concurrency C     1, or 2 to play a pair's two games at once (default: 2 on 2 cores or more)
-  --merge FILE...     the values of state files, averaged by their iterations (shards of one run)";
+  --merge FILE...     the answers of state files, averaged by their iterations (shards of one run)";
 
 /// The options, for the nearest one to a slip of the keyboard.
 const FLAGS: &[&str] = &[
@@ -237,20 +238,22 @@ fn run_command(TuneArgs { cfg, iterations, state, concurrency }: TuneArgs) -> Re
             );
         }
     };
-    let theta = tune::run(&cfg, &done, iterations, concurrency, &mut file, &mut progress)?;
-    let total = cfg.chain(iterations).count().max(done.len());
-    print!("{}", summary(&cfg.params, total, &theta));
+    let mut all = done;
+    all.extend(tune::run(&cfg, &all, iterations, concurrency, &mut file, &mut progress)?);
+    let last = all.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
+    print!("{}", summary(&cfg.params, all.len(), &last, &tune::answer(&cfg.start(), &all)));
     Ok(())
 }
 
-/// Each tuned parameter's start, value now and move, then the values as a `--set` argument.
-fn summary(params: &[(&'static Spec, f64)], iterations: usize, theta: &[f64]) -> String {
+/// Each tuned parameter's start, last value, answer (the mean of the last half) and move, then the
+/// answer as a `--set` argument.
+fn summary(params: &[(&'static Spec, f64)], iterations: usize, last: &[f64], theta: &[f64]) -> String {
     let specs: Vec<&Spec> = params.iter().map(|(s, _)| *s).collect();
     let width = specs.iter().map(|s| s.name.len()).max().unwrap_or(4);
     let mut out = format!("after {iterations} iterations:\n");
-    for ((s, start), t) in params.iter().zip(theta) {
+    for (((s, start), t), l) in params.iter().zip(theta).zip(last) {
         out += &format!(
-            "  {:width$}  start {start:>8}  now {t:>9.2}  moved {:>+9.2}  (default {})\n",
+            "  {:width$}  start {start:>8}  last {l:>9.2}  mean of the last half {t:>9.2}  moved {:>+9.2}  (default {})\n",
             s.name,
             t - start,
             s.default
@@ -277,10 +280,10 @@ fn params_of(header: &str) -> Result<Vec<(&'static Spec, f64)>> {
         .collect()
 }
 
-/// `tune --merge FILE…`: the shards' values averaged by their iterations, as one run's.
+/// `tune --merge FILE…`: the shards' answers averaged by their iterations, as one run's.
 fn merge_command(files: &[PathBuf]) -> Result<()> {
     let mut first: Option<(String, Vec<(&'static Spec, f64)>)> = None;
-    let mut chains = vec![];
+    let (mut answers, mut lasts) = (vec![], vec![]);
     for path in files {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -298,13 +301,13 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
             None => first = Some((run, params.clone())),
         }
         let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
-        let theta = done.last().map_or(start, |it| it.theta.clone());
-        chains.push((done.len(), theta));
+        answers.push((done.len(), tune::answer(&start, &done)));
+        lasts.push((done.len(), done.last().map_or(start, |it| it.theta.clone())));
     }
     let Some((_, params)) = first else { bail!("--merge needs the state files") };
     let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
-    let theta = tune::merge(&start, &chains);
-    let total = chains.iter().map(|(n, _)| n).sum();
-    print!("{}", summary(&params, total, &theta));
+    let (theta, last) = (tune::merge(&start, &answers), tune::merge(&start, &lasts));
+    let total = answers.iter().map(|(n, _)| n).sum();
+    print!("{}", summary(&params, total, &last, &theta));
     Ok(())
 }

@@ -7,7 +7,8 @@
 //! The gains (docs/training.md, Tuning): c_k = c / (j+1)^γ and a_k = a / (A+j+1)^α for the chain's
 //! j-th iteration (γ = 0.101, α = 0.602), c = the parameter's SPSA step × `c_scale`, A a tenth of the
 //! planned iterations, and a chosen so that the first iteration moves a parameter by `rate` steps for
-//! each point the pair's result is off even: a = rate · step · c · (A+1)^α.
+//! each point the pair's result is off even: a = rate · step · c · (A+1)^α. The run's answer is θ
+//! averaged over the second half of its iterations ([`answer`]).
 //!
 //! Invariant: iteration k's opening and perturbation depend on the seed and k alone, and at a node
 //! limit its games on nothing else but θ: a run stopped anywhere and resumed from its state file
@@ -368,8 +369,8 @@ fn play_pair(
 }
 
 /// Runs `cfg`'s chain on from `done` (what its state file holds) up to the run's first `iterations`,
-/// each iteration written to `out` and flushed as it ends; `progress` is told of each. Returns θ at
-/// the end.
+/// each iteration written to `out` and flushed as it ends; `progress` is told of each. Returns the
+/// iterations played now.
 pub fn run(
     cfg: &TuneConfig,
     done: &[Iteration],
@@ -377,8 +378,9 @@ pub fn run(
     concurrency: usize,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Vec<f64>, TuneError> {
+) -> Result<Vec<Iteration>, TuneError> {
     let spsa = cfg.spsa();
+    let mut played = vec![];
     let mut theta = done.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
     let chain: Vec<usize> = cfg.chain(iterations).collect();
     for (j, &k) in chain.iter().enumerate().skip(done.len()) {
@@ -398,7 +400,8 @@ pub fn run(
         }
         writeln!(out, "{it}")?;
         out.flush()?;
-        theta = it.theta;
+        theta = it.theta.clone();
+        played.push(it);
         progress(&Progress {
             done: j + 1,
             planned: chain.len(),
@@ -406,7 +409,18 @@ pub fn run(
             theta: theta.clone(),
         });
     }
-    Ok(theta)
+    Ok(played)
+}
+
+/// A chain's answer: θ averaged over the second half of its iterations (Polyak's averaging), `start`
+/// when it has none. At these gains the last θ alone jitters by several steps from one iteration to
+/// the next; the mean keeps the drift and averages the jitter out.
+pub fn answer(start: &[f64], done: &[Iteration]) -> Vec<f64> {
+    let half = &done[done.len() / 2..];
+    if half.is_empty() {
+        return start.to_vec();
+    }
+    (0..start.len()).map(|i| half.iter().map(|it| it.theta[i]).sum::<f64>() / half.len() as f64).collect()
 }
 
 /// θ averaged over chains, each weighted by its iterations (`start` when none has any).
@@ -531,7 +545,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_last_line_is_dropped_and_chains_are_merged_by_weight() {
+    fn a_cut_last_line_is_dropped_and_chains_answer_by_their_last_half_merged_by_weight() {
         let it = Iteration { k: 0, plus: vec![1], minus: vec![0], r: 0.0, theta: vec![0.5] };
         let text = format!("# h\n{it}\n{}", &it.to_string()[..6]);
         let (header, done) = read_state(&text).expect("the cut line is the last");
@@ -539,5 +553,9 @@ mod tests {
         assert!(read_state(&format!("{}\n{it}\n", &it.to_string()[..6])).is_err());
         assert_eq!(merge(&[1.0], &[(3, vec![2.0]), (1, vec![6.0])]), vec![3.0]);
         assert_eq!(merge(&[1.0], &[(0, vec![2.0])]), vec![1.0]);
+        let at = |k: usize, t: f64| Iteration { k, theta: vec![t], ..it.clone() };
+        let done = [at(0, 9.0), at(1, 2.0), at(2, 4.0), at(3, 6.0), at(4, 8.0)];
+        assert_eq!(answer(&[1.0], &done), vec![6.0], "the mean of the last half");
+        assert_eq!(answer(&[1.0], &[]), vec![1.0]);
     }
 }
