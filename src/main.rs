@@ -22,6 +22,7 @@ use cli::play::play_command;
 use cli::script::script_command;
 use cli::selfplay::selfplay_command;
 use cli::train::train_command;
+use cli::tune::tune_command;
 use cli::{UsageError, parse_threads, unknown_option, usage};
 
 const USAGE: &str = "\
@@ -43,6 +44,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
        pbrain-quincunx train --out MODEL [--from MODEL] [--lambda L] [--sigma T] [--epochs N] DATA...
                        (train --help)
+       pbrain-quincunx tune --params NAME,... --iterations N --state FILE [--start NAME=V,...] (tune --help)
+       pbrain-quincunx tune --merge FILE...
 
 --rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
 (freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or
@@ -114,6 +117,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("analyze") => return analyze_command(&args[1..]),
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("train") => return train_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("params") => {
             print!("{}", cli::params::table());
             return Ok(ExitCode::SUCCESS);
@@ -158,6 +162,7 @@ const BRAIN_WORDS: &[&str] = &[
     "analyze",
     "selfplay",
     "train",
+    "tune",
     "params",
 ];
 

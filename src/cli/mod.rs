@@ -13,6 +13,7 @@ pub mod play;
 pub mod script;
 pub mod selfplay;
 pub mod train;
+pub mod tune;
 
 use anyhow::{Result, anyhow, bail};
 use quincunx::game::board::{MAX_SIDE, MIN_SIDE};

@@ -3,7 +3,8 @@
 //! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
 //! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
 //! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]), the analysis of
-//! recorded games ([`analyze`]) and self-play for training data ([`selfplay`]); their one seeded generator is [`random`]. The engine core never
+//! recorded games ([`analyze`]), self-play for training data ([`selfplay`]) and SPSA over the
+//! search's parameters ([`tune`]); their one seeded generator is [`random`]. The engine core never
 //! imports these.
 
 pub mod analyze;
@@ -20,6 +21,7 @@ pub mod script;
 pub mod selfplay;
 pub mod tournament;
 pub mod train;
+pub mod tune;
 
 use crate::game::rules::Rules;
 

@@ -298,15 +298,35 @@ pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), Selfpl
     Ok((header, games))
 }
 
-/// Plays game `index` from `opening` to its end.
+/// How long a move of a game is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// This many nodes on one thread with no clock: the game is the same on any machine.
+    Nodes(u64),
+    /// This many milliseconds by the clock (not repeatable).
+    Time(u64),
+}
+
+impl SelfplayConfig {
+    /// The run's limit a move.
+    pub fn move_limit(&self) -> MoveLimit {
+        match (self.nodes, self.time_ms) {
+            (None, Some(t)) => MoveLimit::Time(t),
+            (n, _) => MoveLimit::Nodes(n.unwrap_or(0)),
+        }
+    }
+}
+
+/// Plays game `index` from `opening` to its end, `players` by colour (black's first), each move
+/// searched to `limit`.
 pub fn play_game(
-    cfg: &SelfplayConfig,
+    players: [&SearchPlayer; 2],
+    limit: MoveLimit,
     index: usize,
     rules: Rules,
     size: (usize, usize),
     opening: &[Pos],
 ) -> GameRecord {
-    let players = [SearchPlayer::default(), SearchPlayer::default()];
     let mut board = Board::new(size.0 as i64, size.1 as i64).expect("the generator's board size");
     board.set_capture(rules.capture_rule());
     for &p in opening {
@@ -318,14 +338,16 @@ pub fn play_game(
             break GameResult::Draw;
         }
         let side = board.side_to_move();
-        let clock =
-            Clock { timeout_turn: cfg.time_ms.map_or(0, |t| t as i64), timeout_match: 0, time_left: None };
-        let budget = if cfg.time_ms.is_some() {
-            Budget::new(&clock, Instant::now(), board.empty_count())
-        } else {
-            Budget::unlimited()
+        let limits = match limit {
+            MoveLimit::Nodes(n) => {
+                Limits { max_nodes: Some(n), ..Limits::new(Budget::unlimited(), 1, MEMORY) }
+            }
+            MoveLimit::Time(t) => {
+                let clock = Clock { timeout_turn: t as i64, timeout_match: 0, time_left: None };
+                let budget = Budget::new(&clock, Instant::now(), board.empty_count());
+                Limits::new(budget, 1, MEMORY)
+            }
         };
-        let limits = Limits { max_nodes: cfg.nodes, ..Limits::new(budget, 1, MEMORY) };
         let thought = players[side.index()].think(&board, &rules, &limits, &AtomicBool::new(false));
         let Some(p) = thought.mv.filter(|&p| board.is_empty(p)) else {
             // The search names no move only on a full board; anything else is its loss.
@@ -395,7 +417,9 @@ pub fn run(
                             return;
                         }
                     };
-                    let game = play_game(cfg, k, batch.rules, (batch.width, batch.height), opening);
+                    let players = [&SearchPlayer::default(), &SearchPlayer::default()];
+                    let size = (batch.width, batch.height);
+                    let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
                     let written = {
                         let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
                         writeln!(out, "{game}").and_then(|()| out.flush())
