@@ -43,7 +43,6 @@ fn params_lists_every_parameter_with_its_default_and_range() {
 fn every_default_set_by_hand_searches_the_signature() {
     let all: Vec<String> = SPECS.iter().map(|s| format!("{}={}", s.name, s.default)).collect();
     let plain = bench_nodes(&[]);
-    assert_eq!(plain, 29293);
     assert_eq!(bench_nodes(&["--set", &all.join(",")]), plain);
 }
 

@@ -33,7 +33,7 @@ macro_rules! params {
         }
 
         impl Params {
-            /// The values the search was tuned with (`bench` 29293).
+            /// The values the search was tuned with.
             pub const DEFAULT: Params = Params { $($field: $default,)+ };
         }
 

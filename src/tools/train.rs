@@ -59,7 +59,15 @@ pub fn flatten(m: &EvalModel) -> Vec<f64> {
     v
 }
 
-/// The model of flattened values, rounded, with `about`.
+/// Whether a family's rules are the same for both colours (all but renju): then a position and the
+/// same one with the colours swapped are one position, and the fit keeps one value for both colours
+/// (black's slots; [`unflatten`] copies them to white's), so that the evaluation cannot favour a colour.
+pub fn colour_blind(family: usize) -> bool {
+    FAMILIES[family] != "renju"
+}
+
+/// The model of flattened values, rounded, with `about` (colour-blind families' white values copied
+/// from black's).
 pub fn unflatten(v: &[f64], about: Vec<String>) -> EvalModel {
     let round = |x: f64| x.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
     let mut m = EvalModel::zero();
@@ -71,6 +79,13 @@ pub fn unflatten(v: &[f64], about: Vec<String>) -> EvalModel {
     }
     for f in 0..4 {
         m.bias[f] = [round(v[BIAS_AT + 2 * f]), round(v[BIAS_AT + 2 * f + 1])];
+        if colour_blind(f) {
+            m.bias[f][1] = m.bias[f][0];
+            for role in 0..2 {
+                let (black, white) = (cell_index(f, 0, role, 0), cell_index(f, 1, role, 0));
+                m.cells.copy_within(black..black + KEYS, white);
+            }
+        }
     }
     m.about = about;
     m
@@ -92,6 +107,7 @@ pub fn sample(
         return None;
     }
     let f = family(rules);
+    let colour = |c: Color| if colour_blind(f) { 0 } else { c.index() };
     let mut counts: HashMap<u32, f32> = HashMap::new();
     for i in pos.indices().filter(|&i| pos.is_empty(i)) {
         for (c, role) in [(me, 0), (opp, 1)] {
@@ -99,12 +115,12 @@ pub fn sample(
             if pos.class(i, c) == Class::Forbidden {
                 continue;
             }
-            let j = cell_index(f, c.index(), role, key_of(pos.shapes(i, c)));
+            let j = cell_index(f, colour(c), role, key_of(pos.shapes(i, c)));
             *counts.entry(j as u32).or_default() += 1.0;
         }
     }
     *counts.entry((THREAT_AT + f * THREATS + pos.threat_mask()) as u32).or_default() += 1.0;
-    *counts.entry((BIAS_AT + 2 * f + me.index()) as u32).or_default() += 1.0;
+    *counts.entry((BIAS_AT + 2 * f + colour(me)) as u32).or_default() += 1.0;
     let mut counts: Vec<(u32, f32)> = counts.into_iter().collect();
     counts.sort_by_key(|&(j, _)| j);
     Some(Sample { counts, result: result as f32, score, held_out })
@@ -323,7 +339,8 @@ mod tests {
             let pos = Position::new(&board, pats);
             let s = sample(&pos, &rules, Some(0), 1.0, false).expect("quiet");
             assert_eq!(s.eval(&start), pos.fitted_eval() as f64, "{rule} {moves}");
-            assert_eq!(side_of(&s), Some(board.side_to_move()));
+            let side = if colour_blind(family(&rules)) { Color::Black } else { board.side_to_move() };
+            assert_eq!(side_of(&s), Some(side));
         }
     }
 
