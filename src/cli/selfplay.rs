@@ -145,7 +145,7 @@ pub fn selfplay_command(args: &[String]) -> Result<()> {
     if let Some(found) = found
         && found != header
     {
-        bail!("{}: {}", out.display(), selfplay::SelfplayError::OtherRun { found, expected: header });
+        bail!("{}: {}", out.display(), selfplay::RunError::OtherRun { found, expected: header });
     }
     let done: BTreeSet<usize> = games.iter().map(|g| g.index).collect();
     let mut file = std::fs::OpenOptions::new()

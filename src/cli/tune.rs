@@ -10,8 +10,9 @@ use quincunx::search::{Params, SPECS, Spec};
 use quincunx::tools::opening_gen;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::MoveLimit;
+use quincunx::tools::selfplay::RunError;
 use quincunx::tools::tournament::Shard;
-use quincunx::tools::tune::{self, Schedule, TuneConfig, TuneError, header_field};
+use quincunx::tools::tune::{self, Schedule, TuneConfig, header_field};
 
 use crate::cli::{GameChoice, nearest, num, stone_range, unknown_option, usage, whole};
 
@@ -207,7 +208,7 @@ fn run_command(TuneArgs { cfg, iterations, state, concurrency }: TuneArgs) -> Re
     if let Some(found) = found
         && found != header
     {
-        bail!("{}: {}", state.display(), TuneError::OtherRun { found, expected: header });
+        bail!("{}: {}", state.display(), RunError::OtherRun { found, expected: header });
     }
     tune::check_chain(&cfg, &done).with_context(|| format!("{}", state.display()))?;
     let mut file = std::fs::OpenOptions::new()

@@ -239,15 +239,15 @@ impl Tally {
     }
 }
 
-/// Why a run cannot go on.
+/// Why a resumable run of games (`selfplay`, `tune`) cannot go on.
 #[derive(Debug)]
-pub enum SelfplayError {
+pub enum RunError {
     /// The file was written by another configuration.
     OtherRun {
         found: String,
         expected: String,
     },
-    /// A line of the file is not a game.
+    /// A line of the file is not what belongs there (`why` says what it is not).
     BadLine {
         line: usize,
         why: String,
@@ -257,29 +257,29 @@ pub enum SelfplayError {
     Openings(String),
 }
 
-impl fmt::Display for SelfplayError {
+impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SelfplayError::OtherRun { found, expected } => {
+            RunError::OtherRun { found, expected } => {
                 write!(f, "the file holds another run ('{found}'); this one is '{expected}'")
             }
-            SelfplayError::BadLine { line, why } => write!(f, "line {line} is not a game: {why}"),
-            SelfplayError::Io(e) => write!(f, "{e}"),
-            SelfplayError::Openings(e) => write!(f, "openings: {e}"),
+            RunError::BadLine { line, why } => write!(f, "line {line} is {why}"),
+            RunError::Io(e) => write!(f, "{e}"),
+            RunError::Openings(e) => write!(f, "openings: {e}"),
         }
     }
 }
 
-impl std::error::Error for SelfplayError {}
+impl std::error::Error for RunError {}
 
-impl From<std::io::Error> for SelfplayError {
-    fn from(e: std::io::Error) -> SelfplayError {
-        SelfplayError::Io(e)
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Io(e)
     }
 }
 
 /// The games a file already holds: its header (if any) and the games by number.
-pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), SelfplayError> {
+pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), RunError> {
     let mut header = None;
     let mut games = vec![];
     for (i, line) in text.lines().enumerate() {
@@ -291,7 +291,7 @@ pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), Selfpl
             match line.parse::<GameRecord>() {
                 Ok(g) => games.push(g),
                 Err(_) if last_unfinished => {}
-                Err(why) => return Err(SelfplayError::BadLine { line: i + 1, why }),
+                Err(why) => return Err(RunError::BadLine { line: i + 1, why: format!("not a game: {why}") }),
             }
         }
     }
@@ -388,7 +388,7 @@ pub fn run(
     workers: usize,
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(&Tally) + Sync),
-) -> Result<Tally, SelfplayError> {
+) -> Result<Tally, RunError> {
     let todo: Vec<usize> = (0..cfg.games).filter(|k| cfg.in_shard(k / BATCH) && !done.contains(k)).collect();
     // A batch's openings are drawn once, by the first worker that needs them.
     let openings: Vec<OnceLock<Result<Vec<Vec<Pos>>, String>>> =
@@ -413,7 +413,7 @@ pub fn run(
                             failure
                                 .lock()
                                 .unwrap_or_else(PoisonError::into_inner)
-                                .get_or_insert(SelfplayError::Openings(e.clone()));
+                                .get_or_insert(RunError::Openings(e.clone()));
                             return;
                         }
                     };
@@ -425,10 +425,7 @@ pub fn run(
                         writeln!(out, "{game}").and_then(|()| out.flush())
                     };
                     if let Err(e) = written {
-                        failure
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(SelfplayError::Io(e));
+                        failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(RunError::Io(e));
                         return;
                     }
                     let now = {

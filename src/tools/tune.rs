@@ -22,7 +22,7 @@ use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
 use crate::tools::opening_gen::{self, GenConfig};
 use crate::tools::random::Rng;
-use crate::tools::selfplay::{MoveLimit, play_game};
+use crate::tools::selfplay::{MoveLimit, RunError, play_game};
 use crate::tools::tournament::Shard;
 
 /// Fishtest's exponents: a_k's decay (α) and c_k's (γ).
@@ -216,45 +216,6 @@ pub fn header_field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
     header.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
 }
 
-/// Why a run cannot go on.
-#[derive(Debug)]
-pub enum TuneError {
-    /// The state file was written by another run.
-    OtherRun {
-        found: String,
-        expected: String,
-    },
-    /// A line of the state file is not an iteration, or not the one due there.
-    BadLine {
-        line: usize,
-        why: String,
-    },
-    Io(std::io::Error),
-    /// The openings generator cannot serve an iteration.
-    Openings(String),
-}
-
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::OtherRun { found, expected } => {
-                write!(f, "the state file holds another run ('{found}'); this one is '{expected}'")
-            }
-            TuneError::BadLine { line, why } => write!(f, "line {line} is not an iteration: {why}"),
-            TuneError::Io(e) => write!(f, "{e}"),
-            TuneError::Openings(e) => write!(f, "openings: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for TuneError {}
-
-impl From<std::io::Error> for TuneError {
-    fn from(e: std::io::Error) -> TuneError {
-        TuneError::Io(e)
-    }
-}
-
 impl fmt::Display for Iteration {
     /// `k=K r=R theta=T,T,… plus=V,V,… minus=V,V,…` (θ in full, so a resumed run goes on exactly).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -295,7 +256,7 @@ impl std::str::FromStr for Iteration {
 
 /// A state file's header (if any) and its iterations in order. A line cut by a stop mid-write is the
 /// last one, without its newline: it is dropped.
-pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), TuneError> {
+pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), RunError> {
     let mut header = None;
     let mut done = vec![];
     let count = text.lines().count();
@@ -307,7 +268,9 @@ pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), TuneEr
             match line.parse::<Iteration>() {
                 Ok(it) => done.push(it),
                 Err(_) if last_unfinished => {}
-                Err(why) => return Err(TuneError::BadLine { line: i + 1, why }),
+                Err(why) => {
+                    return Err(RunError::BadLine { line: i + 1, why: format!("not an iteration: {why}") });
+                }
             }
         }
     }
@@ -315,11 +278,11 @@ pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), TuneEr
 }
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.
-pub fn check_chain(cfg: &TuneConfig, done: &[Iteration]) -> Result<(), TuneError> {
+pub fn check_chain(cfg: &TuneConfig, done: &[Iteration]) -> Result<(), RunError> {
     for (j, (it, k)) in done.iter().zip(cfg.chain(usize::MAX)).enumerate() {
         if it.k != k || it.theta.len() != cfg.params.len() {
             let why = format!("iteration {} of {} parameters is not this chain's {k}", it.k, it.theta.len());
-            return Err(TuneError::BadLine { line: j + 2, why });
+            return Err(RunError::BadLine { line: j + 2, why });
         }
     }
     Ok(())
@@ -344,11 +307,11 @@ fn play_pair(
     opening_seed: u64,
     values: (&[i64], &[i64]),
     concurrency: usize,
-) -> Result<f64, TuneError> {
+) -> Result<f64, RunError> {
     let drawn =
         GenConfig { stones: cfg.stones, ..GenConfig::new(cfg.rules, cfg.width, cfg.height, opening_seed) };
-    let opening = opening_gen::generate(&drawn, 1).map_err(|e| TuneError::Openings(e.to_string()))?;
-    let opening = opening.first().ok_or_else(|| TuneError::Openings("no opening".into()))?;
+    let opening = opening_gen::generate(&drawn, 1).map_err(|e| RunError::Openings(e.to_string()))?;
+    let opening = opening.first().ok_or_else(|| RunError::Openings("no opening".into()))?;
     let (plus, minus) = (cfg.params_at(values.0), cfg.params_at(values.1));
     // Each game its own players, so no table carries over from one game to the other.
     let game = |black: Params, white: Params| {
@@ -378,7 +341,7 @@ pub fn run(
     concurrency: usize,
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Vec<Iteration>, TuneError> {
+) -> Result<Vec<Iteration>, RunError> {
     let spsa = cfg.spsa();
     let mut played = vec![];
     let mut theta = done.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
