@@ -9,6 +9,8 @@ use std::process::{Command, Output, Stdio};
 
 use common::{output_within_deadline, scratch_dir};
 use quincunx::eval::model::EvalModel;
+use quincunx::game::board::{Color, Pos};
+use quincunx::tools::selfplay::read_file;
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
@@ -27,6 +29,35 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
     output_within_deadline(binary().arg("train").arg("--out").arg(out).args(extra).arg(data))
 }
 
+/// Every line of a `--positions` file is a moment of one of the games (its first moves), with that
+/// game's result for the side to move, held out exactly when the game's number ends in 0.
+fn positions_are_the_games_quiet_moments(data: &Path, positions: &Path) {
+    let (_, games) = read_file(&std::fs::read_to_string(data).expect("data")).expect("selfplay file");
+    let text = std::fs::read_to_string(positions).expect("written");
+    let mut lines = text.lines();
+    assert!(lines.next().is_some_and(|h| h.starts_with('#')), "a header first");
+    let (mut count, mut held) = (0, 0);
+    for line in lines {
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+                .unwrap_or_else(|| panic!("{key}= in {line}"))
+        };
+        let moves = Pos::parse_list(field("moves")).expect("moves");
+        let game = games
+            .iter()
+            .find(|g| g.rules.name() == field("rule") && g.moves.starts_with(&moves))
+            .unwrap_or_else(|| panic!("no game begins with {line}"));
+        let side = if moves.len().is_multiple_of(2) { Color::Black } else { Color::White };
+        assert_eq!(field("result").parse::<f64>().expect("a result"), game.result.score_for(side));
+        assert_eq!(field("held_out") == "1", game.index.is_multiple_of(10), "{line}");
+        assert!(field("eval").parse::<f64>().is_ok_and(f64::is_finite), "{line}");
+        count += 1;
+        held += usize::from(field("held_out") == "1");
+    }
+    assert!(count > 100 && held > 0 && held < count, "{count} positions, {held} held out");
+}
+
 #[test]
 fn selfplay_then_train_then_play_with_the_fitted_model() {
     let dir = scratch_dir("train", "loop");
@@ -34,8 +65,10 @@ fn selfplay_then_train_then_play_with_the_fitted_model() {
     let games = ["selfplay", "--games", "24", "--nodes", "300", "--seed", "3", "--rule", "freestyle,renju"];
     let o = output_within_deadline(binary().args(games).arg("--out").arg(&data));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = train(&data, &model, &["--epochs", "20"]);
+    let positions = dir.join("positions.txt");
+    let o = train(&data, &model, &["--epochs", "20", "--positions", positions.to_str().expect("a path")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    positions_are_the_games_quiet_moments(&data, &positions);
     let fitted = EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model");
     assert_ne!(&fitted, EvalModel::embedded(), "the fit moved the values");
     assert!(

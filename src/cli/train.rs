@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use quincunx::eval::model::EvalModel;
-use quincunx::tools::selfplay::read_file;
+use quincunx::tools::selfplay::{GameRecord, read_file};
 use quincunx::tools::train::{self, FitConfig, families_of, flatten, unflatten};
 
 use crate::cli::{num, unknown_option, usage, whole};
@@ -19,13 +19,17 @@ by a prior. Games whose number ends in 0 are held out; the log-loss of their res
 and after. Writes a model file that --weights loads (docs/training.md).
   --out MODEL        the model file to write (required)
   --from MODEL       the starting model (default: the embedded one)
-  --lambda L         the result's share of the target, 0 to 1 (default 0.5; the score's is the rest)
+  --lambda L         the result's share of the target, 0 to 1 (default 0: the search's score alone,
+                     which plays better than fitting the results; docs/strength.md)
   --scale S          points for which the odds change by e (default: the starting model's best fit)
   --sigma T          the prior's width in tenths of a point around each starting value (default 300)
   --epochs N         full passes over the data (default 300)
-  --rate R           the step, tenths of a point (default 4)";
+  --rate R           the step, tenths of a point (default 4)
+  --positions FILE   also write every quiet position (its moves, result, held out or not, the
+                     starting model's value) to FILE, to judge another evaluator on the same ones";
 
-const FLAGS: &[&str] = &["--out", "--from", "--lambda", "--scale", "--sigma", "--epochs", "--rate", "--help"];
+const FLAGS: &[&str] =
+    &["--out", "--from", "--lambda", "--scale", "--sigma", "--epochs", "--rate", "--positions", "--help"];
 
 struct TrainArgs {
     data: Vec<PathBuf>,
@@ -36,6 +40,7 @@ struct TrainArgs {
     sigma: f64,
     epochs: usize,
     rate: f64,
+    positions: Option<PathBuf>,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
@@ -43,11 +48,12 @@ fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
         data: vec![],
         out: PathBuf::new(),
         from: None,
-        lambda: 0.5,
+        lambda: 0.0,
         scale: None,
         sigma: 300.0,
         epochs: 300,
         rate: 4.0,
+        positions: None,
     };
     let mut out = None;
     let mut it = args.iter();
@@ -70,6 +76,7 @@ fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
             "--sigma" => a.sigma = positive(flag, &value()?)?,
             "--epochs" => a.epochs = whole(flag, &value()?, 1)?,
             "--rate" => a.rate = positive(flag, &value()?)?,
+            "--positions" => a.positions = Some(PathBuf::from(value()?)),
             "-h" | "--help" => return Ok(None),
             f if f.starts_with('-') => return Err(unknown_option("train", f, FLAGS)),
             file => a.data.push(PathBuf::from(file)),
@@ -123,6 +130,10 @@ pub fn train_command(args: &[String]) -> Result<()> {
     let scale = a.scale.unwrap_or_else(|| train::best_scale(&g.samples, &start));
     let before = train::result_loss(&g.samples, &start, scale, true);
     eprintln!("scale {scale:.1} points; held-out log-loss of the results before: {before:.4}");
+    if let Some(path) = &a.positions {
+        std::fs::write(path, positions_text(&games, &g, &start, scale))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let cfg = FitConfig { lambda: a.lambda, scale, sigma: a.sigma, epochs: a.epochs, rate: a.rate };
     let fitted = train::fit(&g.samples, &start, &cfg, &mut |e| {
         eprintln!("epoch {:4}: objective {:.4}, held-out log-loss {:.4}", e.epoch, e.train, e.held_out);
@@ -153,4 +164,26 @@ pub fn train_command(args: &[String]) -> Result<()> {
     std::fs::write(&a.out, model.to_text()).with_context(|| format!("cannot write {}", a.out.display()))?;
     eprintln!("wrote {} ({:.1} s)", a.out.display(), started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The quiet positions of `g`, a line each after a header with the scale:
+/// `rule=NAME line=L size=WxH held_out=0|1 result=1|0.5|0 eval=POINTS moves=h8i9…`, the result and
+/// the value (under `values`) from the view of the side to move after `moves`.
+fn positions_text(games: &[GameRecord], g: &train::Gathered, values: &[f64], scale: f64) -> String {
+    let mut out = format!("# quincunx positions v1 scale={scale:.1}\n");
+    for (s, &(at, ply)) in g.samples.iter().zip(&g.origins) {
+        let game = &games[at];
+        let moves: String = game.moves[..ply].iter().map(|p| p.notation()).collect();
+        out += &format!(
+            "rule={} line={} size={}x{} held_out={} result={} eval={:.1} moves={moves}\n",
+            game.rules.name(),
+            game.rules.line,
+            game.width,
+            game.height,
+            u8::from(s.held_out),
+            s.result,
+            s.eval(values) / 10.0
+        );
+    }
+    out
 }

@@ -130,6 +130,8 @@ pub fn sample(
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Gathered {
     pub samples: Vec<Sample>,
+    /// Where each sample was found: its game's place in the slice given and the moves played before it.
+    pub origins: Vec<(usize, usize)>,
     pub games: usize,
     /// Positions read, and those left out as repeats or as not quiet.
     pub positions: usize,
@@ -142,7 +144,7 @@ pub fn gather(games: &[GameRecord]) -> Gathered {
     let mut patterns: HashMap<Rules, Arc<Patterns>> = HashMap::new();
     let mut seen: HashSet<(usize, u64)> = HashSet::new();
     let mut g = Gathered::default();
-    for game in games {
+    for (game_at, game) in games.iter().enumerate() {
         if matches!(game.rules.variant, Variant::Pente { .. }) {
             continue;
         }
@@ -156,7 +158,7 @@ pub fn gather(games: &[GameRecord]) -> Gathered {
         };
         g.games += 1;
         let held_out = game.index % 10 == 0;
-        for (board, score, result) in positions {
+        for (k, (board, score, result)) in positions.into_iter().enumerate() {
             g.positions += 1;
             let pos = Position::new(&board, Arc::clone(&pats));
             if !seen.insert((family(&game.rules), pos.hash())) {
@@ -164,7 +166,10 @@ pub fn gather(games: &[GameRecord]) -> Gathered {
                 continue;
             }
             match sample(&pos, &game.rules, score, result, held_out) {
-                Some(s) => g.samples.push(s),
+                Some(s) => {
+                    g.samples.push(s);
+                    g.origins.push((game_at, game.opening + k));
+                }
                 None => g.not_quiet += 1,
             }
         }
