@@ -22,3 +22,6 @@ pub mod search;
 pub mod brain;
 
 pub mod tools;
+
+#[cfg(feature = "board")]
+pub mod web;

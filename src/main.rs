@@ -46,6 +46,7 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        (train --help)
        pbrain-quincunx tune --params NAME,... --iterations N --state FILE [--start NAME=V,...] (tune --help)
        pbrain-quincunx tune --merge FILE...
+       pbrain-quincunx serve [--port N] [--host ADDR] [--engine CMD] [--threads N] (serve --help)
 
 --rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
 (freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or
@@ -118,6 +119,8 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("train") => return train_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        #[cfg(feature = "board")]
+        Some("serve") => return cli::serve::serve_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("params") => {
             print!("{}", cli::params::table());
             return Ok(ExitCode::SUCCESS);
@@ -164,6 +167,7 @@ const BRAIN_WORDS: &[&str] = &[
     "train",
     "tune",
     "params",
+    "serve",
 ];
 
 /// The protocol brain's options.

@@ -12,6 +12,8 @@ pub mod params;
 pub mod play;
 pub mod script;
 pub mod selfplay;
+#[cfg(feature = "board")]
+pub mod serve;
 pub mod train;
 pub mod tune;
 

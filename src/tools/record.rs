@@ -94,6 +94,8 @@ pub struct GameRecord {
     pub rule: i64,
     pub black: String,
     pub white: String,
+    /// Stones set up before the first move, black's then white's (SGF `AB`, `AW`; none in a match).
+    pub setup: [Vec<Pos>; 2],
     /// Opening stones, then the engines' moves with the milliseconds each took (0 for opening stones).
     pub moves: Vec<(Pos, u64)>,
     /// How many of `moves` the opening placed.
@@ -140,9 +142,19 @@ impl GameRecord {
             esc(&self.white),
             esc(&self.result_text())
         );
+        let letter = |v: u8| (b'a' + v) as char;
+        for (tag, stones) in ["AB", "AW"].iter().zip(&self.setup) {
+            if !stones.is_empty() {
+                s.push_str(tag);
+                for p in stones {
+                    let _ = write!(s, "[{}{}]", letter(p.x), letter(p.y));
+                }
+            }
+        }
+        // With set-up stones the side to move follows their counts, as black moves first.
+        let first_white = self.setup[0].len() > self.setup[1].len();
         for (i, (p, _)) in self.moves.iter().enumerate() {
-            let c = if i % 2 == 0 { 'B' } else { 'W' };
-            let letter = |v: u8| (b'a' + v) as char;
+            let c = if (i % 2 == 0) != first_white { 'B' } else { 'W' };
             let _ = write!(s, ";{c}[{}{}]", letter(p.x), letter(p.y));
         }
         s.push_str(")\n");
@@ -161,6 +173,7 @@ mod tests {
             rule: 0,
             black: "a".into(),
             white: "b".into(),
+            setup: [vec![], vec![]],
             moves: vec![(Pos::new(7, 7), 0), (Pos::new(8, 8), 12)],
             opening_len: 1,
             winner: Some(Color::White),

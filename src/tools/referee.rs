@@ -363,6 +363,7 @@ impl Game {
             rule: s.rules.mask(),
             black,
             white,
+            setup: [vec![], vec![]],
             moves: opening.iter().map(|&p| (p, 0)).collect(),
             opening_len: opening.len(),
             winner: None,

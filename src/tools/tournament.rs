@@ -777,6 +777,7 @@ mod tests {
             rule: 0,
             black: String::new(),
             white: String::new(),
+            setup: [vec![], vec![]],
             moves: vec![],
             opening_len: 0,
             winner,

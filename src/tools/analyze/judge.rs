@@ -116,6 +116,11 @@ impl Brain {
         // Named by its whole command: `bash fault.sh` says more than `bash`.
         Brain { seat: Seat::new(command.join(" "), command), settings, told: false }
     }
+
+    /// The time for each position from now on.
+    pub fn set_time(&mut self, time_ms: u64) {
+        self.settings.turn_ms = time_ms;
+    }
 }
 
 impl Judge for Brain {

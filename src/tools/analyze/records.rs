@@ -481,6 +481,7 @@ mod tests {
             rule: 4,
             black: "one [x]".into(),
             white: "two".into(),
+            setup: [vec![], vec![]],
             moves,
             opening_len: 1,
             winner: Some(Color::White),

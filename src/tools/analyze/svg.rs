@@ -15,10 +15,10 @@ use crate::game::board::Color;
 use crate::tools::analyze::records::name;
 use crate::tools::analyze::report::{CLIP, Report, Row, clip};
 
-const WIDTH: f64 = 820.0;
+pub const WIDTH: f64 = 820.0;
 const HEIGHT: f64 = 400.0;
-const LEFT: f64 = 85.0;
-const RIGHT: f64 = 20.0;
+pub const LEFT: f64 = 85.0;
+pub const RIGHT: f64 = 20.0;
 const TOP: f64 = 50.0;
 const BOTTOM: f64 = 60.0;
 

@@ -1,0 +1,63 @@
+//! The board in the browser (`pbrain-quincunx serve`): a local web server whose embedded page plays and
+//! studies games with the engine, or with any Gomocup brain. [`game`] owns the game and its checks,
+//! [`seat`] the engine behind the board, [`session`] who plays, the mode and the one thought under
+//! way, [`server`] the HTTP requests and the event stream. Behind the `board` feature: the brain
+//! itself never needs any of it.
+
+pub mod game;
+pub mod seat;
+pub mod server;
+pub mod session;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use tokio::sync::broadcast;
+
+use crate::web::seat::{Engine, Other, Own};
+use crate::web::server::{App, router};
+use crate::web::session::Session;
+
+/// What `serve` was asked.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub host: IpAddr,
+    /// 0: any free port.
+    pub port: u16,
+    /// Another brain's command line instead of our search.
+    pub engine: Option<Vec<String>>,
+    pub threads: usize,
+}
+
+/// States kept for a page that reads the event stream slowly before it is sent the latest instead.
+const BACKLOG: usize = 64;
+
+/// Serves the board until Ctrl-C; `ready` is told the address once it listens.
+pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((opts.host, opts.port))
+            .await
+            .with_context(|| format!("cannot listen on {}:{}", opts.host, opts.port))?;
+        ready(listener.local_addr()?);
+        let engine: Arc<dyn Engine> = match &opts.engine {
+            Some(cmd) => Arc::new(Other::new(cmd.clone(), opts.threads)),
+            None => Arc::new(Own::new(opts.threads)),
+        };
+        let (events, _) = broadcast::channel(BACKLOG);
+        let publish = events.clone();
+        let session = Session::start(engine, Box::new(move |json| drop(publish.send(json))));
+        let app = App { session: Arc::clone(&session), events };
+        tokio::select! {
+            served = axum::serve(listener, router(app)).into_future() => served.context("the server failed")?,
+            _ = tokio::signal::ctrl_c() => log::info!("Ctrl-C: the board stops"),
+        }
+        session.close();
+        Ok(())
+    })
+}

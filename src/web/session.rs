@@ -1,0 +1,546 @@
+//! The board's session: the game, who plays which side, the mode (play, analyse, set up), and the one
+//! thought under way, run on the session's engine thread. Every change is published to the pages as
+//! the whole state ([`View`]), so a page only ever draws what it is sent.
+//!
+//! Invariants: at most one thought (a move, an analysis or the chart) runs at a time, on the engine
+//! thread; a thought's findings count only while it is the session's current one (a change of the
+//! position or the mode stops it and makes it stale); when the last page goes, the thought is stopped
+//! and no new one starts until a page or a request comes back.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::Serialize;
+
+use crate::eval::score::score_text;
+use crate::game::board::{Board, Color, Pos};
+use crate::game::rules::Rules;
+use crate::tools::analyze::DEFAULT_MARGIN;
+use crate::tools::analyze::judge::{Judge, Opinion};
+use crate::tools::analyze::records::Replayed;
+use crate::tools::analyze::report::{self, clip};
+use crate::tools::analyze::svg;
+use crate::web::game::{Ending, Game, GameError};
+use crate::web::seat::{Engine, Heard, Job, Limit, Line, Tell};
+
+/// Who the person plays in a game; the engine plays the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Human {
+    Black,
+    White,
+    /// Both sides: the engine only watches.
+    Both,
+    /// Neither: the engine plays itself.
+    Neither,
+}
+
+impl Human {
+    /// Whether the person plays `c`.
+    pub fn plays(self, c: Color) -> bool {
+        match self {
+            Human::Black => c == Color::Black,
+            Human::White => c == Color::White,
+            Human::Both => true,
+            Human::Neither => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A game: the engine answers on its turns.
+    Play,
+    /// The engine thinks about the position until stopped, showing its best lines.
+    Analyse,
+    /// Clicks set stones by hand; the engine rests.
+    Setup,
+}
+
+/// What the engine thread is given.
+enum Work {
+    Think(Job),
+    Chart { game: Replayed, winner: Option<Color>, time_ms: u64 },
+}
+
+/// The thought under way.
+struct Running {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    kind: &'static str,
+}
+
+/// A finished game's analysis, for the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct Chart {
+    pub svg: String,
+    /// The chart's geometry, so a click finds its move: the plot's left edge and width in the SVG's
+    /// units, and the number of moves.
+    pub left: f64,
+    pub plot_width: f64,
+    pub width: f64,
+    pub moves: usize,
+    /// The moves marked as mistakes (numbers from 1) and what they lost.
+    pub mistakes: Vec<(usize, i32)>,
+}
+
+/// The mutable part of a session.
+pub struct State {
+    pub game: Game,
+    pub human: Human,
+    pub time_ms: u64,
+    pub mode: Mode,
+    pub nbest: usize,
+    running: Option<Running>,
+    next_id: u64,
+    best: Option<Line>,
+    lines: Vec<Line>,
+    /// The engine's last complaint, or what the chart is doing.
+    note: String,
+    chart: Option<Chart>,
+    /// Pages watching the events; none: thoughts rest.
+    watchers: usize,
+    resting: bool,
+    version: u64,
+}
+
+/// A session shared by the server's handlers and the engine thread.
+pub struct Session {
+    state: Mutex<State>,
+    engine: Arc<dyn Engine>,
+    work: Mutex<Sender<(u64, Arc<AtomicBool>, Work)>>,
+    publish: Box<dyn Fn(String) + Send + Sync>,
+}
+
+/// The default time of an engine's move, ms.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+
+impl Session {
+    /// A session with a freestyle game in which the person plays black; `publish` is given every new
+    /// state as JSON. Starts the engine thread.
+    pub fn start(engine: Arc<dyn Engine>, publish: Box<dyn Fn(String) + Send + Sync>) -> Arc<Session> {
+        let (send, work) = channel();
+        let session = Arc::new(Session {
+            state: Mutex::new(State {
+                game: Game::default_for(Rules::default()),
+                human: Human::Black,
+                time_ms: DEFAULT_TIME_MS,
+                mode: Mode::Play,
+                nbest: 3,
+                running: None,
+                next_id: 1,
+                best: None,
+                lines: vec![],
+                note: String::new(),
+                chart: None,
+                watchers: 0,
+                resting: false,
+                version: 0,
+            }),
+            engine,
+            work: Mutex::new(send),
+            publish,
+        });
+        let weak = Arc::downgrade(&session);
+        let _ =
+            std::thread::Builder::new().name("board-engine".into()).spawn(move || engine_thread(weak, work));
+        session
+    }
+
+    pub fn engine_name(&self) -> String {
+        self.engine.name()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A handler that panicked mid-change cannot leave the game half-changed (every change is
+        // checked before it is made), so the state is still good.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Changes the session with `f` and, when it succeeds, restarts the engine's thinking for the new
+    /// state and publishes it. A refused change leaves everything as it was.
+    pub fn change<T>(&self, f: impl FnOnce(&mut State) -> Result<T, GameError>) -> Result<T, GameError> {
+        let mut s = self.lock();
+        s.resting = false;
+        let v = f(&mut s)?;
+        self.restart(&mut s);
+        self.publish_locked(&mut s);
+        Ok(v)
+    }
+
+    /// Stops the thought under way, if any (its findings are dropped), and starts what the new state
+    /// asks for.
+    fn restart(&self, s: &mut State) {
+        if let Some(r) = s.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        s.best = None;
+        s.lines.clear();
+        self.kick(s);
+    }
+
+    /// Starts the engine when the state asks for it and nothing runs.
+    fn kick(&self, s: &mut State) {
+        if s.running.is_some() || s.resting || s.game.ending().is_some() {
+            return;
+        }
+        let board = s.game.board();
+        let limit = match s.mode {
+            Mode::Play if !s.human.plays(board.side_to_move()) => Limit::Move(s.time_ms),
+            Mode::Analyse => Limit::UntilStopped,
+            _ => return,
+        };
+        let kind = if limit == Limit::UntilStopped { "analysis" } else { "move" };
+        let job = Job { board, rules: s.game.rules, limit, nbest: s.nbest };
+        self.send(s, kind, Work::Think(job));
+    }
+
+    fn send(&self, s: &mut State, kind: &'static str, work: Work) {
+        let (id, stop) = (s.next_id, Arc::new(AtomicBool::new(false)));
+        s.next_id += 1;
+        let sent = self.work.lock().map(|w| w.send((id, Arc::clone(&stop), work)).is_ok()).unwrap_or(false);
+        if sent {
+            s.running = Some(Running { id, stop, kind });
+        } else {
+            s.note = "the engine thread has stopped".into();
+        }
+    }
+
+    /// Stops the thought under way; in analysis the mode goes back to play (with the person playing
+    /// both sides, so that the engine does not answer at once).
+    pub fn stop(&self) {
+        let mut s = self.lock();
+        if let Some(r) = s.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        if s.mode == Mode::Analyse {
+            s.mode = Mode::Play;
+            s.human = Human::Both;
+        }
+        self.publish_locked(&mut s);
+    }
+
+    /// Analyses the game as it stands (all its moves) into the chart, at `time_ms` a position.
+    pub fn chart(&self, time_ms: u64) -> Result<(), GameError> {
+        let mut s = self.lock();
+        if s.game.moves.is_empty() {
+            return Err(GameError("no moves to analyse".into()));
+        }
+        if let Some(r) = s.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        let at_end = Game { cursor: s.game.moves.len(), ..s.game.clone() };
+        let winner = at_end.ending().and_then(|e| e.winner);
+        let game = Replayed {
+            rules: s.game.rules,
+            start: s.game.start.clone(),
+            moves: s.game.moves.clone(),
+            decided: winner,
+        };
+        s.chart = None;
+        s.note = "analysing the game for the chart".into();
+        s.resting = false;
+        self.send(&mut s, "chart", Work::Chart { game, winner, time_ms });
+        self.publish_locked(&mut s);
+        Ok(())
+    }
+
+    /// A page started watching.
+    pub fn watcher_came(&self) {
+        let mut s = self.lock();
+        s.watchers += 1;
+        s.resting = false;
+        self.kick(&mut s);
+        self.publish_locked(&mut s);
+    }
+
+    /// A page stopped watching: with none left, the thought stops and the engine rests.
+    pub fn watcher_left(&self) {
+        let mut s = self.lock();
+        s.watchers = s.watchers.saturating_sub(1);
+        if s.watchers == 0 {
+            if let Some(r) = s.running.take() {
+                r.stop.store(true, Ordering::Relaxed);
+            }
+            s.resting = true;
+        }
+    }
+
+    /// Stops everything for good (the server is going).
+    pub fn close(&self) {
+        let mut s = self.lock();
+        if let Some(r) = s.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        s.resting = true;
+    }
+
+    /// The state as the page reads it.
+    pub fn view(&self) -> String {
+        let s = self.lock();
+        serde_json::to_string(&View::of(&s, &self.engine.name())).unwrap_or_default()
+    }
+
+    /// The game's record in `format`.
+    pub fn record(&self, format: crate::web::game::Format) -> Result<String, GameError> {
+        self.lock().game.record(format)
+    }
+
+    fn publish_locked(&self, s: &mut State) {
+        s.version += 1;
+        let json = serde_json::to_string(&View::of(s, &self.engine.name())).unwrap_or_default();
+        (self.publish)(json);
+    }
+
+    /// What the engine thread heard for thought `id`.
+    fn heard(&self, id: u64, h: Heard) {
+        let mut s = self.lock();
+        if s.running.as_ref().is_none_or(|r| r.id != id) {
+            return;
+        }
+        match h {
+            Heard::Best(line) => s.best = Some(line),
+            Heard::Lines(lines) => {
+                if let Some(first) = lines.first() {
+                    s.best = Some(first.clone());
+                }
+                s.lines = lines;
+            }
+            Heard::Move(Some(p)) if s.mode == Mode::Play => {
+                s.running = None;
+                if let Err(e) = s.game.play(p.x as i64, p.y as i64) {
+                    s.note = format!("the engine's move {} was refused: {e}", p.notation());
+                    s.resting = true;
+                }
+                s.best = None;
+                s.lines.clear();
+                self.kick(&mut s);
+            }
+            Heard::Move(_) => {}
+            Heard::Failed(e) => {
+                s.note = e;
+                s.resting = true;
+            }
+        }
+        self.publish_locked(&mut s);
+    }
+
+    /// Thought `id` has ended.
+    fn finished(&self, id: u64, chart: Option<Result<Chart, String>>) {
+        let mut s = self.lock();
+        if s.running.as_ref().is_none_or(|r| r.id != id) {
+            return;
+        }
+        s.running = None;
+        match chart {
+            Some(Ok(c)) => {
+                s.chart = Some(c);
+                s.note.clear();
+            }
+            Some(Err(e)) => s.note = format!("the chart: {e}"),
+            None => {}
+        }
+        if s.mode != Mode::Analyse {
+            self.kick(&mut s);
+        }
+        self.publish_locked(&mut s);
+    }
+
+    fn chart_progress(&self, id: u64, k: usize, n: usize) {
+        let mut s = self.lock();
+        if s.running.as_ref().is_some_and(|r| r.id == id) {
+            s.note = format!("analysing the game for the chart: move {k} of {n}");
+            self.publish_locked(&mut s);
+        }
+    }
+}
+
+/// The engine thread: one thought after another, for as long as the session lives.
+fn engine_thread(session: std::sync::Weak<Session>, work: Receiver<(u64, Arc<AtomicBool>, Work)>) {
+    for (id, stop, w) in work {
+        let Some(session) = session.upgrade() else { return };
+        if stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        match w {
+            Work::Think(job) => {
+                let weak = Arc::downgrade(&session);
+                let tell: Tell = Arc::new(move |h| {
+                    if let Some(s) = weak.upgrade() {
+                        s.heard(id, h);
+                    }
+                });
+                session.engine.run(&job, &stop, tell);
+                session.finished(id, None);
+            }
+            Work::Chart { game, winner, time_ms } => {
+                let mut judge = Stoppable { inner: session.engine.judge(time_ms), stop: &stop };
+                let mut progress = |k, n| session.chart_progress(id, k, n);
+                let chart = report::analyse(&game, winner, &mut judge, DEFAULT_MARGIN, &mut progress)
+                    .map(|r| chart_of(&r));
+                session.finished(id, Some(chart));
+            }
+        }
+    }
+}
+
+/// A judge that gives up once its stop flag is set.
+struct Stoppable<'a> {
+    inner: Box<dyn Judge + Send>,
+    stop: &'a AtomicBool,
+}
+
+impl Judge for Stoppable<'_> {
+    fn new_game(&mut self, rules: &Rules, width: usize, height: usize) -> Result<(), String> {
+        self.inner.new_game(rules, width, height)
+    }
+
+    fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err("stopped".into());
+        }
+        self.inner.judge(board, rules)
+    }
+
+    fn scores(&self) -> bool {
+        self.inner.scores()
+    }
+}
+
+fn chart_of(r: &report::Report) -> Chart {
+    let result = match r.winner {
+        Some(c) => format!("{} wins", crate::tools::analyze::records::name(c)),
+        None => "no winner".into(),
+    };
+    Chart {
+        svg: svg::chart(r, "the game", &result),
+        left: svg::LEFT,
+        plot_width: svg::WIDTH - svg::LEFT - svg::RIGHT,
+        width: svg::WIDTH,
+        moves: r.rows.len(),
+        mistakes: r.rows.iter().filter_map(|row| row.mistake.map(|m| (row.number, m))).collect(),
+    }
+}
+
+/// A point as the page reads it.
+#[derive(Serialize)]
+struct Point {
+    x: usize,
+    y: usize,
+    name: String,
+}
+
+fn point(p: Pos) -> Point {
+    Point { x: p.x as usize, y: p.y as usize, name: p.notation() }
+}
+
+#[derive(Serialize)]
+struct LineView {
+    mv: Point,
+    /// `+W7`, `-35`: the score as the protocol writes it, from the side to move's view.
+    score: Option<String>,
+    /// Black's view, clipped to ±1000, for the bar.
+    black: Option<i32>,
+    depth: i32,
+    pv: Vec<Point>,
+}
+
+#[derive(Serialize)]
+struct EndingView {
+    winner: Option<&'static str>,
+    line: Vec<Point>,
+    reason: String,
+}
+
+/// The whole state, as JSON for the page.
+#[derive(Serialize)]
+struct View {
+    version: u64,
+    engine: String,
+    rule: &'static str,
+    line: u8,
+    pente: bool,
+    width: usize,
+    height: usize,
+    /// `[x, y, 0 black | 1 white]` for every stone at the cursor.
+    stones: Vec<[usize; 3]>,
+    moves: Vec<Point>,
+    cursor: usize,
+    /// Stones from the set-up before the first move.
+    setup: usize,
+    to_move: &'static str,
+    captures: [usize; 2],
+    forbidden: Vec<Point>,
+    ending: Option<EndingView>,
+    human: Human,
+    mode: Mode,
+    time_ms: u64,
+    nbest: usize,
+    thinking: Option<&'static str>,
+    best: Option<LineView>,
+    lines: Vec<LineView>,
+    note: String,
+    chart: Option<Chart>,
+}
+
+fn colour_name(c: Color) -> &'static str {
+    crate::tools::analyze::records::name(c)
+}
+
+impl View {
+    fn of(s: &State, engine: &str) -> View {
+        let board = s.game.board();
+        let mover = board.side_to_move();
+        let line_view = |l: &Line| LineView {
+            mv: point(l.mv),
+            score: l.score.map(score_text),
+            black: l.score.map(|v| clip(if mover == Color::Black { v } else { -v })),
+            depth: l.depth,
+            pv: l.pv.iter().map(|&p| point(p)).collect(),
+        };
+        let stones = board
+            .points()
+            .filter_map(|p| match board.get(p) {
+                crate::game::board::Cell::Stone(c) => Some([p.x as usize, p.y as usize, c.index()]),
+                _ => None,
+            })
+            .collect();
+        let ending: Option<Ending> = s.game.ending();
+        View {
+            version: s.version,
+            engine: engine.to_string(),
+            rule: s.game.rules.name(),
+            line: s.game.rules.line,
+            pente: s.game.pente(),
+            width: s.game.width(),
+            height: s.game.height(),
+            stones,
+            moves: s.game.moves.iter().map(|&p| point(p)).collect(),
+            cursor: s.game.cursor,
+            setup: s.game.start.stone_count(),
+            to_move: colour_name(mover),
+            captures: [board.captured(Color::Black), board.captured(Color::White)],
+            forbidden: if ending.is_none() {
+                s.game.rules.forbidden_points(&board).into_iter().map(point).collect()
+            } else {
+                vec![]
+            },
+            ending: ending.map(|e| EndingView {
+                winner: e.winner.map(colour_name),
+                line: e.line.into_iter().map(point).collect(),
+                reason: e.reason,
+            }),
+            human: s.human,
+            mode: s.mode,
+            time_ms: s.time_ms,
+            nbest: s.nbest,
+            thinking: s.running.as_ref().map(|r| r.kind),
+            best: s.best.as_ref().map(line_view),
+            lines: s.lines.iter().map(line_view).collect(),
+            note: s.note.clone(),
+            chart: s.chart.clone(),
+        }
+    }
+}
