@@ -253,3 +253,5 @@ pub fn position(size: i64, black: &[Json], white: &[Json]) -> Board {
 pub fn game(size: i64, moves: &str) -> Board {
     Board::from_moves(size, size, moves).unwrap_or_else(|e| panic!("{moves}: {e}"))
 }
+#[cfg(feature = "board")]
+pub mod board;

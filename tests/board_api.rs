@@ -1,0 +1,161 @@
+//! The browser board's HTTP API, as the page uses it: a game played to its end against the engine, bad
+//! requests refused with nothing changed, records opened and saved, Pente's captures, analysis with
+//! its best moves, the chart, another brain behind the board, and Ctrl-C.
+#![cfg(feature = "board")]
+
+mod common;
+
+use common::board::Server;
+use serde_json::Value;
+
+fn stones(s: &Value) -> usize {
+    s["stones"].as_array().map_or(0, Vec::len)
+}
+
+/// The first empty point in reading order: the person's moves in a game the engine must win.
+fn first_empty(s: &Value) -> (u64, u64) {
+    let taken: Vec<(u64, u64)> =
+        s["stones"].as_array().unwrap().iter().map(|t| (t[0].as_u64().unwrap(), t[1].as_u64().unwrap())).collect();
+    let w = s["width"].as_u64().unwrap();
+    (0..w * w).map(|i| (i % w, i / w)).find(|p| !taken.contains(p)).unwrap()
+}
+
+#[test]
+fn a_game_against_the_engine_is_played_to_its_end() {
+    let server = Server::start(&[]);
+    let (status, s) = server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "black", "time_ms": 50}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!((s["width"].as_u64(), stones(&s)), (Some(15), 0));
+    let (status, s) = server.post("/api/move", r#"{"point": "h8"}"#);
+    assert_eq!((status, stones(&s)), (200, 1));
+    // The engine answers on its own; the person plays the first empty point each time and loses.
+    let mut s = server.wait_for("the engine's answer", |s| stones(s) == 2);
+    for _ in 0..60 {
+        if !s["ending"].is_null() {
+            break;
+        }
+        let (x, y) = first_empty(&s);
+        let n = stones(&s);
+        let (status, answer) = server.post("/api/move", &format!(r#"{{"x": {x}, "y": {y}}}"#));
+        assert_eq!(status, 200, "{answer}");
+        s = server.wait_for("the engine's answer", |s| !s["ending"].is_null() || stones(s) == n + 2);
+    }
+    let ending = &s["ending"];
+    assert_eq!(ending["winner"], "white", "{s}");
+    assert_eq!(ending["line"].as_array().map(Vec::len), Some(5));
+    // Undo takes back the engine's five and the person's move before it.
+    let n = s["moves"].as_array().unwrap().len();
+    let (status, s) = server.post("/api/undo", "{}");
+    assert_eq!((status, s["moves"].as_array().unwrap().len(), s["ending"].is_null()), (200, n - 2, true));
+}
+
+#[test]
+fn bad_requests_are_refused_and_change_nothing() {
+    let server = Server::start(&[]);
+    server.post("/api/new", r#"{"rule": "renju", "human": "both"}"#);
+    server.post("/api/move", r#"{"point": "h8"}"#);
+    let before = server.state();
+    for (path, body) in [
+        ("/api/move", r#"{"point": "h8"}"#),
+        ("/api/move", r#"{"x": 15, "y": 3}"#),
+        ("/api/move", r#"{"x": -1, "y": 3}"#),
+        ("/api/move", r#"{"point": "zz99"}"#),
+        ("/api/move", r#"{"x": 1}"#),
+        ("/api/move", "not json"),
+        ("/api/move", r#"{"x": 1, "y": 1, "colour": "red"}"#),
+        ("/api/new", r#"{"rule": "chess"}"#),
+        ("/api/new", r#"{"rule": "freestyle", "size": 500}"#),
+        ("/api/new", r#"{"rule": "renju", "line": 6}"#),
+        ("/api/goto", r#"{"ply": 7}"#),
+        ("/api/undo", "{}"),
+        ("/api/undo", "{}"),
+        ("/api/mode", r#"{"mode": "analyse", "nbest": 0}"#),
+        ("/api/setup", r#"{"point": "a1", "stone": "green"}"#),
+        ("/api/record", "(;GM[4]SZ[15];B[hh];W[hh])"),
+        ("/api/chart", r#"{"time_ms": 0}"#),
+    ] {
+        let (status, answer) = server.post(path, body);
+        let state = server.state();
+        if path == "/api/undo" && status == 200 {
+            // The one move there was is taken back: play it again for the next case.
+            server.post("/api/move", r#"{"point": "h8"}"#);
+            continue;
+        }
+        assert!((400..500).contains(&status), "{path} {body}: {status} {answer}");
+        assert_eq!((state["moves"].clone(), state["stones"].clone()), (before["moves"].clone(), before["stones"].clone()), "{path} {body}");
+    }
+    let (status, _) = server.get("/api/record?format=doc");
+    assert_eq!(status, 400);
+    let (status, _) = server.get("/no/such/page");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn records_are_opened_and_saved() {
+    let server = Server::start(&[]);
+    let sgf = "(;GM[4]FF[4]SZ[15]RU[1]PB[one]PW[two];B[hh];W[ii];B[ih])";
+    let (status, s) = server.post("/api/record", sgf);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!((s["rule"].as_str(), s["cursor"].as_u64(), stones(&s)), (Some("exact"), Some(3), 3));
+    let (status, psq) = server.get("/api/record?format=psq");
+    assert_eq!(status, 200);
+    assert!(psq.starts_with("Piskvorky 15x15") && psq.contains("8,8,0\n9,9,0\n9,8,0\none\ntwo"), "{psq}");
+    let (_, pos) = server.get("/api/record?format=pos");
+    assert_eq!(pos.trim(), "h8i9i8");
+    // Stepping back and forth keeps the game; a move played back there starts a new line.
+    let (_, s) = server.post("/api/goto", r#"{"ply": 1}"#);
+    assert_eq!((s["cursor"].as_u64(), s["moves"].as_array().unwrap().len()), (Some(1), 3));
+    // A PSQ and a move list open too.
+    let (status, s) = server.post("/api/record", "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n");
+    assert_eq!((status, stones(&s)), (200, 2));
+    let (status, s) = server.post("/api/record", "h8i9j10");
+    assert_eq!((status, stones(&s)), (200, 3));
+}
+
+#[test]
+fn pente_counts_captures() {
+    let server = Server::start(&[]);
+    let (status, s) = server.post("/api/new", r#"{"rule": "pente", "human": "both"}"#);
+    assert_eq!((status, s["width"].as_u64(), s["pente"].as_bool()), (200, Some(19), Some(true)));
+    // The first player's second stone must keep 3 points from the centre (the tournament rule).
+    for m in ["j10", "k10"] {
+        assert_eq!(server.post("/api/move", &format!(r#"{{"point": "{m}"}}"#)).0, 200);
+    }
+    assert_eq!(server.post("/api/move", r#"{"point": "j11"}"#).0, 400);
+    for m in ["j4", "l10", "m10"] {
+        assert_eq!(server.post("/api/move", &format!(r#"{{"point": "{m}"}}"#)).0, 200);
+    }
+    let s = server.state();
+    assert_eq!((s["captures"][0].as_u64(), stones(&s)), (Some(2), 3), "{s}");
+}
+
+#[test]
+fn analysis_lists_the_best_moves_until_stopped_and_the_chart_follows_the_game() {
+    let server = Server::start(&[]);
+    server.post("/api/record", "h8i9h9i8h10");
+    let (status, _) = server.post("/api/mode", r#"{"mode": "analyse", "nbest": 2}"#);
+    assert_eq!(status, 200);
+    let s = server.wait_for("two best moves", |s| s["lines"].as_array().is_some_and(|l| l.len() == 2));
+    assert_eq!(s["thinking"], "analysis");
+    // White must block the three: its best moves are at the ends of h8-h10.
+    let best = &s["lines"][0]["mv"]["name"];
+    assert!(best == "h7" || best == "h11", "{s}");
+    let (_, s) = server.post("/api/stop", "{}");
+    assert!(s["thinking"].is_null() && s["mode"] == "play", "{s}");
+    let (status, _) = server.post("/api/chart", r#"{"time_ms": 20}"#);
+    assert_eq!(status, 200);
+    let s = server.wait_for("the chart", |s| !s["chart"].is_null());
+    assert_eq!(s["chart"]["moves"].as_u64(), Some(5));
+    assert!(s["chart"]["svg"].as_str().unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn another_brain_plays_behind_the_board_and_ctrl_c_stops_the_server() {
+    let server = Server::start(&["--engine", env!("CARGO_BIN_EXE_pbrain-quincunx")]);
+    let s = server.state();
+    assert!(s["engine"].as_str().unwrap().contains("pbrain-quincunx"));
+    server.post("/api/new", r#"{"rule": "exact", "human": "white", "time_ms": 100}"#);
+    let s = server.wait_for("the brain's first move", |s| stones(s) == 1);
+    assert_eq!(s["to_move"], "white");
+    assert!(server.interrupt().success());
+}
