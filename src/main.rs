@@ -121,6 +121,10 @@ fn run(args: &[String]) -> Result<ExitCode> {
         Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         #[cfg(feature = "board")]
         Some("serve") => return cli::serve::serve_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        #[cfg(not(feature = "board"))]
+        Some("serve") => {
+            anyhow::bail!("this build has no board: it was built without the default 'board' feature")
+        }
         Some("params") => {
             print!("{}", cli::params::table());
             return Ok(ExitCode::SUCCESS);

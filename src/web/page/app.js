@@ -134,8 +134,21 @@ function statusText(s) {
   return t;
 }
 
+// The forms show the game's settings when the game changes under them (a new game, a record).
+function syncForms(s, old) {
+  if (old && old.rule === s.rule && old.width === s.width && old.human === s.human && old.time_ms === s.time_ms) {
+    return;
+  }
+  $("rule").value = s.rule;
+  $("size").value = s.width;
+  $("human").value = s.human;
+  $("time").value = s.time_ms;
+  $("nbest").value = s.nbest;
+}
+
 function show(s) {
   if (state && s.version < state.version) return;
+  syncForms(s, state);
   state = s;
   drawBoard(s);
   $("engine").textContent = s.engine;
