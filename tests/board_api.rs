@@ -14,8 +14,12 @@ fn stones(s: &Value) -> usize {
 
 /// The first empty point in reading order: the person's moves in a game the engine must win.
 fn first_empty(s: &Value) -> (u64, u64) {
-    let taken: Vec<(u64, u64)> =
-        s["stones"].as_array().unwrap().iter().map(|t| (t[0].as_u64().unwrap(), t[1].as_u64().unwrap())).collect();
+    let taken: Vec<(u64, u64)> = s["stones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t[0].as_u64().unwrap(), t[1].as_u64().unwrap()))
+        .collect();
     let w = s["width"].as_u64().unwrap();
     (0..w * w).map(|i| (i % w, i / w)).find(|p| !taken.contains(p)).unwrap()
 }
@@ -23,7 +27,8 @@ fn first_empty(s: &Value) -> (u64, u64) {
 #[test]
 fn a_game_against_the_engine_is_played_to_its_end() {
     let server = Server::start(&[]);
-    let (status, s) = server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "black", "time_ms": 50}"#);
+    let (status, s) =
+        server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "black", "time_ms": 50}"#);
     assert_eq!(status, 200, "{s}");
     assert_eq!((s["width"].as_u64(), stones(&s)), (Some(15), 0));
     let (status, s) = server.post("/api/move", r#"{"point": "h8"}"#);
@@ -82,7 +87,11 @@ fn bad_requests_are_refused_and_change_nothing() {
             continue;
         }
         assert!((400..500).contains(&status), "{path} {body}: {status} {answer}");
-        assert_eq!((state["moves"].clone(), state["stones"].clone()), (before["moves"].clone(), before["stones"].clone()), "{path} {body}");
+        assert_eq!(
+            (state["moves"].clone(), state["stones"].clone()),
+            (before["moves"].clone(), before["stones"].clone()),
+            "{path} {body}"
+        );
     }
     let (status, _) = server.get("/api/record?format=doc");
     assert_eq!(status, 400);
@@ -157,5 +166,8 @@ fn another_brain_plays_behind_the_board_and_ctrl_c_stops_the_server() {
     server.post("/api/new", r#"{"rule": "exact", "human": "white", "time_ms": 100}"#);
     let s = server.wait_for("the brain's first move", |s| stones(s) == 1);
     assert_eq!(s["to_move"], "white");
+    // Its analysis lists the best moves by YXNBEST.
+    server.post("/api/mode", r#"{"mode": "analyse", "nbest": 2}"#);
+    server.wait_for("the brain's two best moves", |s| s["lines"].as_array().is_some_and(|l| l.len() == 2));
     assert!(server.interrupt().success());
 }

@@ -130,9 +130,13 @@ fn a_click_on_the_page_gets_the_engines_answer() {
     driver.wait_for("the board", "return document.querySelectorAll('#board line').length === 30");
     // The centre of the board's picture is the centre point, h8.
     let board = driver.session("POST", "/element", Some(json!({"using": "css selector", "value": "#board"})));
-    let id = board.as_object().and_then(|o| o.values().next()).and_then(Value::as_str).expect("the board element");
+    let id =
+        board.as_object().and_then(|o| o.values().next()).and_then(Value::as_str).expect("the board element");
     driver.session("POST", &format!("/element/{id}/click"), Some(json!({})));
-    driver.wait_for("the engine's stone", "return document.querySelectorAll('#board circle.stone').length === 2");
+    driver.wait_for(
+        "the engine's stone",
+        "return document.querySelectorAll('#board circle.stone').length === 2",
+    );
     let s = server.state();
     assert_eq!(s["moves"][0]["name"], "h8");
     assert_eq!(s["to_move"], "black");

@@ -205,8 +205,34 @@ impl Seat {
         s: &GameSettings,
         board: &Board,
     ) -> Result<(Pos, Vec<String>), (Fault, String)> {
+        self.consult_with(s, board, None)
+    }
+
+    /// As [`Seat::consult`], for Yixin-Board's `YXNBEST n`: the position as YXBOARD, then the request;
+    /// the best moves come in the MESSAGE lines, the best of them as the answer.
+    pub fn consult_nbest(
+        &mut self,
+        s: &GameSettings,
+        board: &Board,
+        n: usize,
+    ) -> Result<(Pos, Vec<String>), (Fault, String)> {
+        self.consult_with(s, board, Some(n))
+    }
+
+    fn consult_with(
+        &mut self,
+        s: &GameSettings,
+        board: &Board,
+        nbest: Option<usize>,
+    ) -> Result<(Pos, Vec<String>), (Fault, String)> {
         let mut lines = vec![format!("INFO timeout_turn {}", s.turn_ms)];
         lines.extend(board_lines(board, board.side_to_move()));
+        if let Some(n) = nbest {
+            for l in lines.iter_mut().filter(|l| *l == "BOARD") {
+                *l = "YXBOARD".into();
+            }
+            lines.push(format!("YXNBEST {n}"));
+        }
         let budget = (s.turn_ms > 0).then_some(s.turn_ms);
         let Some(brain) = self.brain.as_mut() else {
             return Err((Fault::Crash, "not running".into()));

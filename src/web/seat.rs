@@ -162,11 +162,13 @@ pub struct Other {
     threads: usize,
     /// The process, started for the first job, with the kind of game it was last told of.
     brain: Mutex<Option<(judge::Brain, Kind)>>,
+    /// It failed `YXNBEST` once: it is asked for its move alone from then on.
+    no_nbest: AtomicBool,
 }
 
 impl Other {
     pub fn new(command: Vec<String>, threads: usize) -> Other {
-        Other { command, threads: threads.max(1), brain: Mutex::new(None) }
+        Other { command, threads: threads.max(1), brain: Mutex::new(None), no_nbest: AtomicBool::new(false) }
     }
 }
 
@@ -192,7 +194,7 @@ impl Engine for Other {
         }
         let Some((brain, _)) = slot.as_mut() else { return };
         let failed = std::cell::Cell::new(false);
-        let mut ask = |ms: u64| -> Option<Line> {
+        let ask = |brain: &mut judge::Brain, ms: u64| -> Option<Line> {
             brain.set_time(ms);
             match brain.judge(&job.board, &job.rules) {
                 Ok(o) => o.best.map(|mv| Line { mv, score: o.score, depth: 0, pv: vec![mv] }),
@@ -205,7 +207,7 @@ impl Engine for Other {
         };
         match job.limit {
             Limit::Move(ms) => {
-                let line = ask(ms);
+                let line = ask(brain, ms);
                 if let Some(l) = &line {
                     tell(Heard::Best(l.clone()));
                 }
@@ -214,7 +216,32 @@ impl Engine for Other {
             Limit::UntilStopped => {
                 let mut ms = FIRST_LOOK_MS;
                 while !stop.load(Ordering::Relaxed) && ms <= LAST_LOOK_MS {
-                    let Some(line) = ask(ms) else { break };
+                    if job.nbest > 1 && !self.no_nbest.load(Ordering::Relaxed) {
+                        brain.set_time(ms);
+                        match brain.best_lines(&job.board, job.nbest) {
+                            Ok(found) => {
+                                let lines: Vec<Line> = found
+                                    .into_iter()
+                                    .map(|b| Line { mv: b.pv[0], score: b.score, depth: b.depth, pv: b.pv })
+                                    .collect();
+                                tell(Heard::Best(lines[0].clone()));
+                                tell(Heard::Lines(lines));
+                                ms *= 2;
+                                continue;
+                            }
+                            // No YXNBEST (or a bad answer to it): its move alone from now on, in a fresh
+                            // process, as the fault ended this one.
+                            Err(_) => {
+                                self.no_nbest.store(true, Ordering::Relaxed);
+                                if let Err(e) = brain.new_game(&job.rules, kind.1, kind.2) {
+                                    failed.set(true);
+                                    tell(Heard::Failed(e));
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    let Some(line) = ask(brain, ms) else { break };
                     tell(Heard::Best(line.clone()));
                     tell(Heard::Lines(vec![line]));
                     ms *= 2;

@@ -117,6 +117,21 @@ impl Brain {
         Brain { seat: Seat::new(command.join(" "), command), settings, told: false }
     }
 
+    /// The `n` best moves of `board` by `YXNBEST` (for brains that have it), best first: each with its
+    /// score when told, its depth and its line, as the brain's `(k) score | depth | line` MESSAGE
+    /// lines give them (ours and Rapfi's write them so).
+    pub fn best_lines(&mut self, board: &Board, n: usize) -> Result<Vec<BestLine>, String> {
+        let (mv, said) = self
+            .seat
+            .consult_nbest(&self.settings, board, n)
+            .map_err(|(fault, detail)| fault_text(&self.seat.name, fault, &detail))?;
+        let mut lines = best_lines(&said);
+        if lines.is_empty() {
+            lines.push(BestLine { score: message_score(&said), depth: 0, pv: vec![mv] });
+        }
+        Ok(lines)
+    }
+
     /// The time for each position from now on.
     pub fn set_time(&mut self, time_ms: u64) {
         self.settings.turn_ms = time_ms;
@@ -168,6 +183,43 @@ pub fn message_score(lines: &[String]) -> Option<i32> {
     })
 }
 
+/// One of a brain's N best lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestLine {
+    pub score: Option<i32>,
+    pub depth: i32,
+    /// The move first.
+    pub pv: Vec<Pos>,
+}
+
+/// The last complete set of `(k) score | depth | line` MESSAGE lines (a set starts at `(1)`; a brain
+/// cut short by its time may leave the last set with fewer lines than those before), best first. The depth is the field's first number: `depth 14` (ours), `14-19` (Rapfi's: the depth and the
+/// deepest ply).
+pub fn best_lines(lines: &[String]) -> Vec<BestLine> {
+    let mut sets: Vec<Vec<BestLine>> = vec![];
+    for line in lines {
+        let text = line.trim_start_matches("MESSAGE").trim();
+        let Some(rest) = text.strip_prefix('(') else { continue };
+        let Some((k, rest)) = rest.split_once(')') else { continue };
+        let Ok(k) = k.trim().parse::<usize>() else { continue };
+        let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
+        let [score, depth, pv] = fields[..] else { continue };
+        let depth =
+            depth.split(|c: char| !c.is_ascii_digit()).find(|d| !d.is_empty()).and_then(|d| d.parse().ok());
+        let pv: Option<Vec<Pos>> =
+            pv.split_whitespace().map(|m| Pos::from_notation(&m.to_ascii_lowercase())).collect();
+        let Some(pv) = pv.filter(|pv| !pv.is_empty()) else { continue };
+        let best = BestLine { score: score_word(score), depth: depth.unwrap_or(0), pv };
+        if k == 1 {
+            sets.push(vec![best]);
+        } else if let Some(set) = sets.last_mut().filter(|s| s.len() + 1 == k) {
+            set.push(best);
+        }
+    }
+    let most = sets.iter().map(Vec::len).max().unwrap_or(0);
+    sets.into_iter().rev().find(|s| s.len() == most).unwrap_or_default()
+}
+
 /// `35`, `-12`, `+W7`, `-M7`, `M7`.
 fn score_word(w: &str) -> Option<i32> {
     if let Ok(v) = w.parse::<i32>() {
@@ -202,6 +254,29 @@ mod tests {
         // The last line that tells one counts; weights and words are not scores.
         assert_eq!(said(&["MESSAGE eval 3", "MESSAGE weights: h8 weight 120"]), Some(3));
         assert_eq!(said(&["MESSAGE evaluation pending", "MESSAGE eval soon"]), None);
+    }
+
+    #[test]
+    fn best_lines_are_read_from_rapfi_and_from_us() {
+        let lines: Vec<String> = [
+            "MESSAGE (1) 257 | 14-19 | H7 I7 I10",
+            "MESSAGE (2) 246 | 14-23 | J9 H7",
+            "MESSAGE Depth 14-19 | Eval 257 | Time 280ms | H7 I7",
+            "MESSAGE (1) 289 | 16-41 | J9 G8",
+            "MESSAGE (2) -W5 | depth 9 | h7",
+            "MESSAGE (1) 290 | 17-40 | J9 G8",
+        ]
+        .map(String::from)
+        .to_vec();
+        let got = best_lines(&lines);
+        let pos = |m: &str| Pos::from_notation(m).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                BestLine { score: Some(289), depth: 16, pv: vec![pos("j9"), pos("g8")] },
+                BestLine { score: Some(-(WIN - 5)), depth: 9, pv: vec![pos("h7")] },
+            ]
+        );
     }
 
     #[test]
