@@ -159,6 +159,22 @@ fn analysis_lists_the_best_moves_until_stopped_and_the_chart_follows_the_game() 
 }
 
 #[test]
+fn closing_the_last_page_stops_the_thought_and_ctrl_c_the_server() {
+    let server = Server::start(&[]);
+    let page = server.open_events();
+    server.post("/api/record", "h8i9h9");
+    server.post("/api/mode", r#"{"mode": "analyse"}"#);
+    server.wait_for("the analysis", |s| s["thinking"] == "analysis" && !s["best"].is_null());
+    drop(page);
+    let s = server.wait_for("the analysis to stop", |s| s["thinking"].is_null());
+    assert_eq!(s["mode"], "analyse");
+    // A page that comes back starts it again.
+    let _page = server.open_events();
+    server.wait_for("the analysis again", |s| s["thinking"] == "analysis");
+    assert!(server.interrupt().success());
+}
+
+#[test]
 fn another_brain_plays_behind_the_board_and_ctrl_c_stops_the_server() {
     let server = Server::start(&["--engine", env!("CARGO_BIN_EXE_pbrain-quincunx")]);
     let s = server.state();

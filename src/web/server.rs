@@ -117,6 +117,14 @@ struct NewGame {
 /// The longest time a move may be given, ms (an hour).
 const MAX_TIME_MS: u64 = 3_600_000;
 
+/// An engine's time a move as asked, checked.
+fn move_time(t: u64) -> Result<u64, GameError> {
+    if !(1..=MAX_TIME_MS).contains(&t) {
+        return Err(GameError(format!("a move's time is 1 to {MAX_TIME_MS} ms, not {t}")));
+    }
+    Ok(t)
+}
+
 async fn new_game(State(app): State<App>, axum::Json(req): axum::Json<NewGame>) -> Response {
     let r = app.session.change(|s| {
         let Some(mut rules) = Rules::named(&req.rule) else {
@@ -134,10 +142,7 @@ async fn new_game(State(app): State<App>, axum::Json(req): axum::Json<NewGame>) 
         let side = req.size.unwrap_or_else(|| crate::tools::default_side(&rules));
         let (w, h) = (req.width.unwrap_or(side), req.height.unwrap_or(side));
         let game = Game::new(rules, w, h)?;
-        let time_ms = req.time_ms.unwrap_or(s.time_ms);
-        if !(1..=MAX_TIME_MS).contains(&time_ms) {
-            return Err(GameError(format!("a move's time is 1 to {MAX_TIME_MS} ms, not {time_ms}")));
-        }
+        let time_ms = move_time(req.time_ms.unwrap_or(s.time_ms))?;
         s.game = game;
         s.human = req.human.unwrap_or(s.human);
         s.time_ms = time_ms;
@@ -232,10 +237,7 @@ async fn mode(State(app): State<App>, axum::Json(req): axum::Json<ModeRequest>) 
             s.nbest = n;
         }
         if let Some(t) = req.time_ms {
-            if !(1..=MAX_TIME_MS).contains(&t) {
-                return Err(GameError(format!("a move's time is 1 to {MAX_TIME_MS} ms, not {t}")));
-            }
-            s.time_ms = t;
+            s.time_ms = move_time(t)?;
         }
         s.human = req.human.unwrap_or(s.human);
         s.mode = req.mode;

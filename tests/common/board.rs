@@ -44,6 +44,24 @@ impl Server {
         http(&self.addr, method, path, body)
     }
 
+    /// Opens the event stream as a page does and reads its first event; the stream stays open until
+    /// the socket is dropped.
+    pub fn open_events(&self) -> TcpStream {
+        let mut s = TcpStream::connect(&self.addr).expect("the server takes connections");
+        let head =
+            format!("GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n", self.addr);
+        s.write_all(head.as_bytes()).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut seen = String::new();
+        let mut buf = [0u8; 4096];
+        while !seen.contains("event: state") {
+            let n = s.read(&mut buf).expect("the first event");
+            assert!(n > 0, "the event stream closed: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        s
+    }
+
     pub fn get(&self, path: &str) -> (u16, String) {
         self.request("GET", path, None)
     }
