@@ -4,7 +4,8 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 40;
-const MARGIN = 30;
+// Room for the coordinates outside the stones of the edge lines.
+const MARGIN = 44;
 let state = null;
 
 const $ = (id) => document.getElementById(id);
@@ -56,12 +57,12 @@ function drawBoard(s) {
   const px = (x) => MARGIN + x * CELL;
   for (let x = 0; x < s.width; x++) {
     el("line", { x1: px(x), y1: px(0), x2: px(x), y2: px(s.height - 1), stroke: "#5a4020" }, svg);
-    const t = el("text", { x: px(x), y: 14, "text-anchor": "middle", "font-size": 12, fill: "#5a4020" }, svg);
+    const t = el("text", { x: px(x), y: 16, "text-anchor": "middle", "font-size": 13, fill: "#5a4020" }, svg);
     t.textContent = colName(x);
   }
   for (let y = 0; y < s.height; y++) {
     el("line", { x1: px(0), y1: px(y), x2: px(s.width - 1), y2: px(y), stroke: "#5a4020" }, svg);
-    const t = el("text", { x: 12, y: px(y) + 4, "text-anchor": "middle", "font-size": 12, fill: "#5a4020" }, svg);
+    const t = el("text", { x: 14, y: px(y) + 4, "text-anchor": "middle", "font-size": 13, fill: "#5a4020" }, svg);
     t.textContent = y + 1;
   }
   // Forbidden points for black (renju): small red crosses.
@@ -106,7 +107,7 @@ function drawBoard(s) {
       fill: "#036", "font-weight": "bold", class: "nbest" }, svg);
     t.textContent = l.score || "";
   }
-  // The engine's own hint of thought: a pulsing ring on the side to move.
+  // A transparent cover on top: every click lands on the board, not on a stone or a label.
   el("rect", { x: 0, y: 0, width: w, height: h, fill: "transparent", class: "hit" }, svg);
 }
 
