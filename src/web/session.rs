@@ -192,8 +192,9 @@ impl Session {
             Mode::Analyse => Limit::UntilStopped,
             _ => return,
         };
-        let kind = if limit == Limit::UntilStopped { "analysis" } else { "move" };
-        let job = Job { board, rules: s.game.rules, limit, nbest: s.nbest };
+        // A game's move is one search; only the analysis lists the N best.
+        let (kind, nbest) = if limit == Limit::UntilStopped { ("analysis", s.nbest) } else { ("move", 1) };
+        let job = Job { board, rules: s.game.rules, limit, nbest };
         self.send(s, kind, Work::Think(job));
     }
 
