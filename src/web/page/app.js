@@ -174,6 +174,16 @@ function show(s) {
       chart.innerHTML = s.chart.svg;
       chart.dataset.svg = s.chart.svg;
     }
+    // The move on the board, marked on the chart.
+    const svg = chart.querySelector("svg");
+    const old = svg.querySelector(".cursor");
+    if (old) old.remove();
+    const c = s.chart;
+    if (s.cursor >= 1 && s.cursor <= c.moves) {
+      const x = c.left + (c.plot_width * (s.cursor - 0.5)) / c.moves;
+      el("line", { x1: x, y1: 0, x2: x, y2: svg.viewBox.baseVal.height, stroke: "#e33", "stroke-width": 2,
+        opacity: 0.6, class: "cursor" }, svg);
+    }
   } else {
     chart.innerHTML = "";
     chart.dataset.svg = "";
