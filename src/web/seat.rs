@@ -216,18 +216,22 @@ impl Engine for Other {
             Limit::UntilStopped => {
                 let mut ms = FIRST_LOOK_MS;
                 while !stop.load(Ordering::Relaxed) && ms <= LAST_LOOK_MS {
+                    let mut lines = None;
                     if job.nbest > 1 && !self.no_nbest.load(Ordering::Relaxed) {
                         brain.set_time(ms);
                         match brain.best_lines(&job.board, job.nbest) {
                             Ok(found) => {
-                                let lines: Vec<Line> = found
-                                    .into_iter()
-                                    .map(|b| Line { mv: b.pv[0], score: b.score, depth: b.depth, pv: b.pv })
-                                    .collect();
-                                tell(Heard::Best(lines[0].clone()));
-                                tell(Heard::Lines(lines));
-                                ms *= 2;
-                                continue;
+                                lines = Some(
+                                    found
+                                        .into_iter()
+                                        .map(|b| Line {
+                                            mv: b.pv[0],
+                                            score: b.score,
+                                            depth: b.depth,
+                                            pv: b.pv,
+                                        })
+                                        .collect::<Vec<_>>(),
+                                );
                             }
                             // No YXNBEST (or a bad answer to it): its move alone from now on, in a fresh
                             // process, as the fault ended this one.
@@ -241,9 +245,15 @@ impl Engine for Other {
                             }
                         }
                     }
-                    let Some(line) = ask(brain, ms) else { break };
-                    tell(Heard::Best(line.clone()));
-                    tell(Heard::Lines(vec![line]));
+                    let lines = match lines {
+                        Some(lines) => lines,
+                        None => match ask(brain, ms) {
+                            Some(line) => vec![line],
+                            None => break,
+                        },
+                    };
+                    tell(Heard::Best(lines[0].clone()));
+                    tell(Heard::Lines(lines));
                     ms *= 2;
                 }
             }

@@ -163,8 +163,8 @@ impl Session {
     /// state and publishes it. A refused change leaves everything as it was.
     pub fn change<T>(&self, f: impl FnOnce(&mut State) -> Result<T, GameError>) -> Result<T, GameError> {
         let mut s = self.lock();
-        s.resting = false;
         let v = f(&mut s)?;
+        s.resting = false;
         self.restart(&mut s);
         self.publish_locked(&mut s);
         Ok(v)
