@@ -95,6 +95,10 @@ impl<'a> Worker<'a> {
     /// collecting and sorting every candidate (most nodes want only the first few). Empty when no
     /// cell is near a stone.
     pub(super) fn top_near_moves(&self, tt_move: Option<usize>, limit: usize) -> Vec<usize> {
+        debug_assert!(limit <= TOP_MOVES);
+        if limit == 0 {
+            return vec![];
+        }
         let pos = &self.pos;
         let mut top = [(0i32, 0usize); TOP_MOVES];
         let mut n = 0;
