@@ -60,23 +60,19 @@ With no subcommand the engine speaks the Gomocup/Piskvork protocol on stdin/stdo
   --threads N        search threads until the manager sends INFO thread_num (default: the cores)
   --set NAME=VALUE   search with other values of its parameters ('params' lists them)
   --weights FILE     evaluate with the model in FILE (as `train` writes it) instead of the embedded one
-Diagnostics go to stderr: set RUST_LOG=debug to see every line in and out.";
+In brain mode stdout and stderr carry protocol lines only (Piskvork reads stderr as the answer):
+warnings and errors go out as MESSAGE lines before the next move. RUST_LOG (RUST_LOG=debug: every line
+in and out) logs to stderr instead, to debug the brain by hand.";
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        // A warning is for the person at the command line: in words, without the module's path.
-        .format(|buf, record| {
-            use std::io::Write as _;
-            match record.level() {
-                log::Level::Error => writeln!(buf, "Error: {}", record.args()),
-                log::Level::Warn => writeln!(buf, "Warning: {}", record.args()),
-                level => writeln!(buf, "[{level} {}] {}", record.target(), record.args()),
-            }
-        })
-        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    // Brain mode (no subcommand) keeps stderr silent unless RUST_LOG asks: see `brain::notes`.
+    let brain_mode = args.first().is_none_or(|a| a.starts_with('-'));
+    let log_to_stderr = !brain_mode || std::env::var_os("RUST_LOG").is_some();
+    if log_to_stderr {
+        init_stderr_log();
+    }
+    match run(&args, log_to_stderr) {
         Ok(code) => code,
         // Display, not Debug: one line, and no backtrace whatever RUST_BACKTRACE says.
         Err(e) => match e.downcast_ref::<UsageError>() {
@@ -94,7 +90,24 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode> {
+/// The subcommands' log (and the brain's with RUST_LOG): warnings in words on stderr.
+fn init_stderr_log() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        // A warning is for the person at the command line: in words, without the module's path.
+        .format(|buf, record| {
+            use std::io::Write as _;
+            match record.level() {
+                log::Level::Error => writeln!(buf, "Error: {}", record.args()),
+                log::Level::Warn => writeln!(buf, "Warning: {}", record.args()),
+                level => writeln!(buf, "[{level} {}] {}", record.target(), record.args()),
+            }
+        })
+        .init();
+}
+
+/// Runs the subcommand, or the brain; `log_to_stderr` tells whether a log is already set up there.
+fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
     match args.first().map(String::as_str) {
         Some("match") => return match_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("bench") => {
@@ -146,8 +159,18 @@ fn run(args: &[String]) -> Result<ExitCode> {
         // A default: a manager's INFO thread_num still decides.
         engine.apply(quincunx::brain::engine::Info::ThreadNum(n));
     }
-    quincunx::brain::protocol::run(std::io::stdin(), std::io::stdout().lock(), engine)
-        .context("protocol I/O")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    if !log_to_stderr {
+        // Only fails when a logger is set already, and then that one speaks.
+        let _ = quincunx::brain::notes::install(tx.clone());
+    }
+    if let Err(e) =
+        quincunx::brain::protocol::serve(std::io::stdin(), std::io::stdout().lock(), engine, tx, rx)
+    {
+        // stdout itself failed: nobody is left to tell but a stderr log, if one was asked for.
+        log::error!("protocol I/O: {e}");
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

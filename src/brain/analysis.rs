@@ -50,6 +50,9 @@ pub struct Answer {
     pub lines: Vec<Line>,
     /// `YXBALANCETWO`'s second stone, the opponent's.
     pub second: Option<Pos>,
+    /// The player failed (it panicked), as this says: no move of its is answered, the engine plays
+    /// any legal one.
+    pub fault: Option<String>,
 }
 
 /// The depth the rounds start from: below it a round says little and costs nothing worth saving.
@@ -87,7 +90,7 @@ pub fn run(
                 Some(m) if two => player.think(&after(board, &[m]), rules, limits, stop).mv,
                 _ => None,
             };
-            Answer { thought, lines: vec![], second }
+            Answer { thought, second, ..Answer::default() }
         }
     }
 }
@@ -179,7 +182,7 @@ fn n_best(
 fn best_first(mut round: Vec<(Line, Thought)>) -> Option<Answer> {
     round.sort_by_key(|(l, _)| std::cmp::Reverse(l.score));
     let thought = round.first()?.1.clone();
-    Some(Answer { thought, lines: round.into_iter().map(|(l, _)| l).collect(), second: None })
+    Some(Answer { thought, lines: round.into_iter().map(|(l, _)| l).collect(), ..Answer::default() })
 }
 
 /// The empty points near the stones where the side to move may play without winning at once (a five
@@ -303,7 +306,7 @@ fn balance(
             shortcut: None,
             iterations: t.iterations,
         };
-        answer = Answer { thought, lines: vec![], second: moves.get(1).copied() };
+        answer = Answer { thought, second: moves.get(1).copied(), ..Answer::default() };
         if !complete || cut(limits, stop) || limits.budget.past_soft() {
             break;
         }

@@ -462,7 +462,13 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("think".into())
             .spawn(move || {
-                let answer = analysis::run(player.as_ref(), &board, &rules, &limits, &stop, task);
+                // A player that panics must not leave the manager waiting for ever: the answer still
+                // comes, as a fault, and `finish` plays a legal move instead.
+                let run = || analysis::run(player.as_ref(), &board, &rules, &limits, &stop, task);
+                let answer =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|payload| {
+                        Answer { fault: Some(panic_text(&*payload)), ..Answer::default() }
+                    });
                 report_overrun(&limits.budget);
                 done(answer);
             })
@@ -493,8 +499,9 @@ impl Engine {
     }
 
     fn play_answer(&mut self, answer: &Answer) -> Result<Vec<Pos>, EngineError> {
+        let rules = self.rules;
         let b = self.game.as_mut().ok_or(EngineError::NoGame)?;
-        let mv = answer.thought.mv.filter(|&p| b.is_empty(p)).or_else(|| b.points().find(|&p| b.is_empty(p)));
+        let mv = answer.thought.mv.filter(|&p| b.is_empty(p)).or_else(|| rules.any_legal_move(b));
         let p = mv.ok_or(EngineError::BoardFull)?;
         b.play_unchecked(p);
         let mut played = vec![p];
@@ -538,6 +545,16 @@ impl Engine {
     pub fn side_to_move(&self) -> Option<Color> {
         self.game.as_ref().map(Board::side_to_move)
     }
+}
+
+/// What a panic said, for the `MESSAGE` that tells of it.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let said = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into());
+    format!("the player failed ({said}); a legal move is played instead")
 }
 
 /// How far past the budget's hard limit a thought may return before it is worth a warning: the stop
@@ -678,6 +695,42 @@ mod tests {
         let limits = player.limits.lock().unwrap().clone().expect("thought");
         assert_eq!(limits.table, Some(8 << 20));
         assert_eq!(limits.memory, DEFAULT_MEMORY);
+    }
+
+    /// A player that panics whenever it is asked to think.
+    struct Panicky;
+
+    impl Player for Panicky {
+        fn name(&self) -> String {
+            "panicky".into()
+        }
+        fn think(&self, _: &Board, _: &Rules, _: &Limits, _: &AtomicBool) -> Thought {
+            panic!("a bug in the player");
+        }
+    }
+
+    /// The protocol's answers to `input` with `player`, under a watchdog: a hung loop fails the test.
+    fn session(player: Arc<dyn Player>, input: &str) -> Vec<String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let input = input.as_bytes().to_vec();
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let r = crate::brain::protocol::run(std::io::Cursor::new(input), &mut out, Engine::new(player));
+            let _ = tx.send((r.is_ok(), out));
+        });
+        let (ok, out) = rx.recv_timeout(Duration::from_secs(10)).expect("the brain answers and exits");
+        assert!(ok, "protocol I/O");
+        String::from_utf8_lossy(&out).lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn a_player_that_panics_still_gets_a_legal_move_answered_and_the_next_command_served() {
+        // The fallback is the first legal point in reading order (`Rules::any_legal_move`).
+        let answers = session(Arc::new(Panicky), "START 15\nBEGIN\nTURN 7,7\nEND\n");
+        let moves: Vec<&String> = answers.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(moves, ["OK", "0,0", "1,0"], "{answers:?}");
+        let messages = answers.iter().filter(|l| l.starts_with("MESSAGE ")).count();
+        assert_eq!(messages, 2, "each fault told once: {answers:?}");
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub enum Event {
     Answer(Answer),
     /// How the thought under way goes (sent only when `INFO show_detail` asks for it).
     Progress(Progress),
+    /// A warning or an error of any module (see `brain::notes`): a `MESSAGE` before the next move.
+    Note(String),
 }
 
 /// Reads stdin on its own thread, splitting on LF, CR and CR LF, so the loop never blocks on input.
@@ -73,8 +75,13 @@ pub fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<Event>) {
         };
         loop {
             let buf = match reader.fill_buf() {
-                Ok([]) | Err(_) => break,
+                Ok([]) => break,
                 Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    log::warn!("cannot read the input ({e}): taken as its end");
+                    break;
+                }
             };
             let mut used = 0;
             let mut alive = true;
@@ -176,6 +183,17 @@ enum Closing {
 /// Runs the protocol on `input` and `out` until END or the end of input.
 pub fn run(input: impl Read + Send + 'static, out: impl Write, engine: Engine) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
+    serve(input, out, engine, tx, rx)
+}
+
+/// [`run`] on a channel made by the caller, which may give others its sender (`brain::notes`).
+pub fn serve(
+    input: impl Read + Send + 'static,
+    out: impl Write,
+    engine: Engine,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+) -> io::Result<()> {
     spawn_reader(input, tx.clone());
     let mut session = Session {
         engine,
@@ -215,6 +233,11 @@ impl<W: Write> Session<W> {
                 Event::Answer(a) => self.answer_move(&a)?,
                 Event::Progress(p) => {
                     self.show_progress(&p)?;
+                    Flow::Continue
+                }
+                Event::Note(text) => {
+                    // Sent before the answer of the thought it is about, so it goes out with that move.
+                    self.warnings.push(text);
                     Flow::Continue
                 }
                 Event::Eof if thinking => {
@@ -572,6 +595,9 @@ impl<W: Write> Session<W> {
             self.message(&w)?;
         }
         self.warnings = std::mem::take(&mut self.later_warnings);
+        if let Some(fault) = &answer.fault {
+            self.message(fault)?;
+        }
         for m in thought_lines(&answer.thought) {
             self.message(&m)?;
         }

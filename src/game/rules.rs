@@ -275,6 +275,18 @@ impl Rules {
         Verdict::Continue
     }
 
+    /// A legal move for the side to move, the first in reading order (a winning one first): what a
+    /// brain plays when its player has failed. A renju foul or a move against Pente's opening rule is
+    /// taken only when nothing else is left; `None` on a full board.
+    pub fn any_legal_move(&self, board: &Board) -> Option<Pos> {
+        let empty = || board.points().filter(|&p| board.is_empty(p));
+        let verdict = |p| self.verdict(board, p);
+        empty()
+            .find(|&p| verdict(p) == Verdict::Win)
+            .or_else(|| empty().find(|&p| verdict(p) == Verdict::Continue))
+            .or_else(|| empty().next())
+    }
+
     /// Black's forbidden points (renju only; empty under every other rule).
     pub fn forbidden_points(&self, board: &Board) -> Vec<Pos> {
         if self.variant != Variant::Renju {
@@ -404,6 +416,24 @@ mod tests {
 
     fn rules(mask: i64) -> Rules {
         Rules::from_mask(mask, 5).0
+    }
+
+    #[test]
+    fn the_fallback_move_is_no_renju_foul_while_a_legal_point_is_left() {
+        // Black to move: a1 (0,0) makes two fours, a foul; b1 to d1 are taken; e1 (4,0) is legal.
+        let board = Board::from_diagram(
+            "
+            . x x x . . .
+            x . . . . . .
+            x . . . . . .
+            x . . . . . .
+            . . . . . . .
+            o o o . o o o
+            ",
+        )
+        .expect("diagram");
+        assert_eq!(rules(4).any_legal_move(&board), board.pos(4, 0));
+        assert_eq!(rules(0).any_legal_move(&board), board.pos(0, 0), "in freestyle a1 is only a double four");
     }
 
     #[test]
