@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use quincunx::game::rules::Rules;
+use quincunx::tools::process::StderrMode;
 use quincunx::tools::referee::{Fault, GameSettings};
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Shard, Summary, run_match};
 
@@ -48,7 +49,7 @@ fn config(fault: &str, rules: Rules) -> MatchConfig {
             max_nodes: 0,
             max_stones: 225,
             pause_ms: 0,
-            show_stderr: false,
+            stderr: StderrMode::Ignore,
         },
         games_per_pair: 2,
         openings: vec![],

@@ -2,7 +2,9 @@
 //! same runner as `pbrain-quincunx script`, once for each player: `[search]` is the brain as managers run
 //! it (no arguments), `[weights]` the classic player (`--player weights`). A scenario states what the
 //! protocol requires, so both must pass it. One test per file and player, reported the way libtest
-//! reports, so `cargo test` counts them; a scenario about another engine would count as ignored.
+//! reports, so `cargo test` counts them; a scenario about another engine would count as ignored. The
+//! brain's stderr shares the pipe of its stdout, as under Piskvork: a stray line there fails the step
+//! that reads it.
 //!
 //! Arguments: any word not starting with `-` is a filter (a test runs when its name contains one), and
 //! `--skip WORD` leaves out the tests whose name contains it; other libtest options are accepted and
@@ -12,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use quincunx::tools::process::StderrMode;
 use quincunx::tools::script::{Script, run};
 
 /// The players, by the name shown in brackets, with the engine arguments that choose them.
@@ -63,7 +66,8 @@ fn main() {
                         std::iter::once(program.clone()).chain(args.iter().map(|a| a.to_string())).collect();
                     let text = std::fs::read_to_string(path).expect("readable script");
                     let t = Instant::now();
-                    let outcome = Script::parse(name, &text).map(|script| run(&script, &engine));
+                    let outcome =
+                        Script::parse(name, &text).map(|script| run(&script, &engine, StderrMode::Merge));
                     let secs = t.elapsed().as_secs_f64();
                     match outcome {
                         Ok(report) if report.skip.is_some() => {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use quincunx::tools::process::StderrMode;
 use quincunx::tools::script::{Failure, Report, Script, Step, run};
 
 const GAME: &str = "\
@@ -25,12 +26,16 @@ fn fault(name: &str) -> Vec<String> {
     vec!["bash".into(), p.to_string_lossy().into_owned()]
 }
 
-/// Runs `text` against `engine` under a watchdog.
+/// Runs `text` against `engine` under a watchdog, its stderr merged into stdout as Piskvork does.
 fn run_script(text: &str, engine: Vec<String>) -> Report {
+    run_script_with(text, engine, StderrMode::Merge)
+}
+
+fn run_script_with(text: &str, engine: Vec<String>, stderr: StderrMode) -> Report {
     let script = Script::parse("test", text).unwrap();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = tx.send(run(&script, &engine));
+        let _ = tx.send(run(&script, &engine, stderr));
     });
     rx.recv_timeout(Duration::from_secs(30)).expect("the script runner hung")
 }
@@ -43,6 +48,23 @@ fn first_failure(r: &Report) -> Option<Failure> {
 #[test]
 fn our_engine_passes() {
     let r = run_script(GAME, vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()]);
+    assert!(r.passed(), "{}", r.render(true));
+}
+
+#[test]
+fn a_line_on_stderr_is_an_answer_where_the_manager_merges_it() {
+    let r = run_script(GAME, fault("stderr_chatter"));
+    assert!(first_failure(&r) == Some(Failure::NotAMove), "{}", r.render(true));
+    for quiet in [StderrMode::Ignore, StderrMode::Log] {
+        let r = run_script_with(GAME, fault("stderr_chatter"), quiet);
+        assert!(r.passed(), "{quiet:?}: {}", r.render(true));
+    }
+}
+
+#[test]
+fn a_stalled_engine_answers_once_it_goes_on() {
+    let text = "limit 2000\n> START 15\n< OK\n> INFO timeout_turn 200\n> BEGIN\nstall 300\n<move\n";
+    let r = run_script(text, vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()]);
     assert!(r.passed(), "{}", r.render(true));
 }
 

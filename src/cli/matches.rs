@@ -8,13 +8,14 @@ use quincunx::game::rules::{Rules, Variant};
 use quincunx::tools::elo::Sprt;
 use quincunx::tools::opening::{Opening, parse_openings};
 use quincunx::tools::opening_gen::GenConfig;
-use quincunx::tools::process::split_command;
+use quincunx::tools::process::{StderrMode, split_command};
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::referee::GameSettings;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, Shard, run_match};
 
 use crate::cli::{
-    GAME_FLAGS, GameChoice, SQUARES, check_gen, num, parse_threads, stone_range, unknown_option, usage, whole,
+    GAME_FLAGS, GameChoice, SQUARES, check_gen, num, parse_threads, stderr_mode, stone_range, unknown_option,
+    usage, whole,
 };
 
 /// `match`'s own options, for [`unknown_option`] (with [`GAME_FLAGS`]).
@@ -44,6 +45,7 @@ const FLAGS: &[&str] = &[
     "--sgf",
     "--quiet",
     "--by-opening",
+    "--stderr",
     "--show-stderr",
     "--shard",
     "--results",
@@ -97,7 +99,9 @@ a failure there stops the run with an error and no game played.
   --sgf FILE          write all games to FILE, each when it ends (its directory must exist)
   --quiet             no progress line on stderr
   --by-opening        after the summary, each pairing's results per opening and colour
-  --show-stderr       let the engines' stderr through
+  --stderr MODE       the engines' stderr: merge (into stdout, as Piskvork does: a stray line there
+                      is a malformed answer), ignore (the default) or log (through to our stderr)
+  --show-stderr       the same as --stderr log
   --shard K/N         play only part K of N (1 <= K <= N) of the run the other options describe: game
                       k of each pairing (from 0) is shard (k/2 mod N) + 1's, so an opening's two
                       games stay together; openings, colours and game numbers (in records too) are
@@ -276,7 +280,7 @@ impl MatchArgs {
             max_nodes: 0,
             max_stones: 0,
             pause_ms: 3,
-            show_stderr: false,
+            stderr: StderrMode::Ignore,
         };
         MatchArgs {
             engines: vec![],
@@ -337,7 +341,8 @@ impl MatchArgs {
             "--sgf" => self.sgf = Some(PathBuf::from(value()?)),
             "--quiet" => self.progress = false,
             "--by-opening" => self.by_opening = true,
-            "--show-stderr" => game.show_stderr = true,
+            "--stderr" => game.stderr = stderr_mode(&value()?)?,
+            "--show-stderr" => game.stderr = StderrMode::Log,
             "--shard" => self.shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
             "--results" => self.results = Some(PathBuf::from(value()?)),
             "-h" | "--help" => {

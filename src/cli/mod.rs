@@ -22,6 +22,7 @@ use quincunx::game::board::{MAX_SIDE, MIN_SIDE};
 use quincunx::game::rules::{GAME_NAMES, Rules, Variant};
 use quincunx::tools::default_side;
 use quincunx::tools::opening_gen::{self, GenConfig};
+use quincunx::tools::process::StderrMode;
 
 /// A mistake on the command line: reported as one `Error:` line and a hint at the usage, exit status 2.
 #[derive(Debug)]
@@ -80,6 +81,12 @@ fn edits(a: &str, b: &str) -> usize {
 /// `threads` as given on the command line: a whole number from 1.
 pub fn parse_threads(flag: &str, v: &str) -> Result<usize> {
     whole(flag, v, 1)
+}
+
+/// `--stderr MODE`: where an engine's stderr goes (`match` and `script` take it alike).
+pub fn stderr_mode(v: &str) -> Result<StderrMode> {
+    StderrMode::parse(v)
+        .ok_or_else(|| anyhow!("--stderr: '{v}' is not one of {}", StderrMode::NAMES.join(", ")))
 }
 
 /// A number on the command line, or what is wrong with it.

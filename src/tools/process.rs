@@ -1,6 +1,9 @@
 //! A brain process seen from the manager's side: started in its own process group, fed lines on
 //! stdin, read line by line from stdout with deadlines, and killed whole when it is done or misbehaves.
 //!
+//! The brain's stderr goes where its manager would put it ([`StderrMode`]): Piskvork gives it the pipe of
+//! stdout, so a stray line there is read as the answer.
+//!
 //! Used by the match runner and the script runner. Invariants:
 //! - no call waits past the deadline it is given, whatever the brain prints or fails to print;
 //! - a line longer than [`MAX_ANSWER_BYTES`] is cut there; a flood of skipped lines ends the wait;
@@ -79,6 +82,31 @@ enum Out {
     Eof,
 }
 
+/// Where a brain's stderr goes: each manager has its habit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StderrMode {
+    /// Into the pipe of stdout, read as answers are (Piskvork, which loses the game on a stray line).
+    Merge,
+    /// Discarded.
+    #[default]
+    Ignore,
+    /// Through to our own stderr, for a person or a log to read.
+    Log,
+}
+
+impl StderrMode {
+    pub const NAMES: &[&str] = &["merge", "ignore", "log"];
+
+    pub fn parse(s: &str) -> Option<StderrMode> {
+        match s.to_ascii_lowercase().as_str() {
+            "merge" => Some(StderrMode::Merge),
+            "ignore" => Some(StderrMode::Ignore),
+            "log" => Some(StderrMode::Log),
+            _ => None,
+        }
+    }
+}
+
 pub struct Brain {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -87,22 +115,43 @@ pub struct Brain {
 }
 
 impl Brain {
-    /// Starts `command` (program and arguments). The brain's stderr goes to `stderr`.
-    pub fn spawn(command: &[String], stderr: Stdio) -> io::Result<Brain> {
+    /// Starts `command` (program and arguments), its stderr as `stderr` says.
+    pub fn spawn(command: &[String], stderr: StderrMode) -> io::Result<Brain> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
         let mut cmd = Command::new(program);
-        cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        cmd.args(args).stdin(Stdio::piped());
+        let merged = match stderr {
+            StderrMode::Merge => {
+                let (reader, writer) = io::pipe()?;
+                cmd.stdout(writer.try_clone()?).stderr(writer);
+                Some(reader)
+            }
+            StderrMode::Ignore => {
+                cmd.stdout(Stdio::piped()).stderr(Stdio::null());
+                None
+            }
+            StderrMode::Log => {
+                cmd.stdout(Stdio::piped()).stderr(Stdio::inherit());
+                None
+            }
+        };
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
         let mut child = cmd.spawn()?;
+        // The command holds our copies of the merged pipe's write end: the brain's exit must close it.
+        drop(cmd);
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::channel();
-        if let Some(out) = child.stdout.take() {
+        let output: Option<Box<dyn Read + Send>> = match merged {
+            Some(reader) => Some(Box::new(reader)),
+            None => child.stdout.take().map(|o| Box::new(o) as Box<dyn Read + Send>),
+        };
+        if let Some(out) = output {
             std::thread::Builder::new().name("brain-stdout".into()).spawn(move || {
                 let mut reader = BufReader::new(out);
                 let mut buf = Vec::new();
@@ -197,6 +246,32 @@ impl Brain {
                 Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
                 _ => return None,
             }
+        }
+    }
+
+    /// Stops the whole process group for `pause` and lets it go on: what a loaded machine does to a
+    /// brain that thinks (its clock runs on, its threads do not).
+    pub fn stall(&mut self, pause: Duration) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let signal = |sig: &str| {
+                Command::new("kill")
+                    .args([sig, "--", &group])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+            };
+            signal("-STOP")?;
+            std::thread::sleep(pause);
+            signal("-CONT")?;
+            Ok(())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = pause;
+            Err(io::Error::new(io::ErrorKind::Unsupported, "stalling a brain needs a Unix system"))
         }
     }
 

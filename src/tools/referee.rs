@@ -18,13 +18,12 @@
 //! only the tolerance (Gomocup's "0: play as fast as possible").
 
 use std::fmt;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::renju::Forbidden;
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::tools::process::{Brain, Received, parse_move};
+use crate::tools::process::{Brain, Received, StderrMode, parse_move};
 use crate::tools::record::GameRecord;
 
 /// The conditions of every game of a match.
@@ -53,8 +52,8 @@ pub struct GameSettings {
     /// Wait after each answer before the next command (some brains drop a TURN that arrives within
     /// microseconds of their own move).
     pub pause_ms: u64,
-    /// Let the brains' stderr through (else it is discarded).
-    pub show_stderr: bool,
+    /// Where the brains' stderr goes.
+    pub stderr: StderrMode,
 }
 
 impl GameSettings {
@@ -175,12 +174,11 @@ impl Seat {
     }
 
     /// The running brain, started if needed.
-    fn brain(&mut self, show_stderr: bool) -> Result<&mut Brain, String> {
+    fn brain(&mut self, stderr: StderrMode) -> Result<&mut Brain, String> {
         if self.brain.as_mut().is_some_and(|b| !b.alive()) {
             self.brain = None;
         }
         if self.brain.is_none() {
-            let stderr = if show_stderr { Stdio::inherit() } else { Stdio::null() };
             let b = Brain::spawn(&self.command, stderr)
                 .map_err(|e| format!("{}: {e}", self.command.join(" ")))?;
             self.brain = Some(b);
@@ -264,7 +262,7 @@ impl Seat {
 
 /// Sends START and the INFO lines; `Err` is the fault that loses the game.
 fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
-    let brain = seat.brain(s.show_stderr).map_err(|e| (Fault::CannotStart, e))?;
+    let brain = seat.brain(s.stderr).map_err(|e| (Fault::CannotStart, e))?;
     let start = if s.width == s.height {
         format!("START {}", s.width)
     } else {
@@ -428,7 +426,7 @@ impl Game {
             (t, None) => Some(t),
         };
         let lines = self.commands(side, left);
-        let brain = match seat.brain(s.show_stderr) {
+        let brain = match seat.brain(s.stderr) {
             Ok(b) => b,
             Err(e) => return Outcome::Fault(Fault::CannotStart, e),
         };

@@ -733,6 +733,7 @@ impl Summary {
 mod tests {
     use super::*;
     use crate::game::rules::Rules;
+    use crate::tools::process::StderrMode;
     use crate::tools::record::GameRecord;
 
     #[test]
@@ -813,7 +814,7 @@ mod tests {
                 max_nodes: 0,
                 max_stones: 225,
                 pause_ms: 0,
-                show_stderr: false,
+                stderr: StderrMode::Ignore,
             },
             games_per_pair: 2,
             openings: crate::tools::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),

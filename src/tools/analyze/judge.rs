@@ -15,6 +15,7 @@ use crate::game::rules::Rules;
 use crate::player::timeman::{Budget, Clock};
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
+use crate::tools::process::StderrMode;
 use crate::tools::referee::{GameSettings, Seat};
 
 /// What a judge says of one position.
@@ -111,7 +112,7 @@ impl Brain {
             max_stones: 0,
             // `match`'s default pause after an answer (see `GameSettings::pause_ms`).
             pause_ms: 3,
-            show_stderr: false,
+            stderr: StderrMode::Ignore,
         };
         // Named by its whole command: `bash fault.sh` says more than `bash`.
         Brain { seat: Seat::new(command.join(" "), command), settings, told: false }

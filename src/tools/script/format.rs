@@ -13,6 +13,8 @@
 //! <exit 500                 the process exits within 500 ms
 //! limit 1000                each later answer must arrive within 1000 ms of the last line sent
 //! pause 50                  wait 50 ms before the next step
+//! stall 250                 stop the engine's processes for 250 ms, then let them go on (a loaded
+//!                           machine: the engine's clock runs while its threads do not)
 //! close                     close the engine's stdin (end of input)
 //! args --style defensive    extra arguments for the engine (first line only)
 //! engine quincunx           the scenario is about pbrain-quincunx alone: skipped for other engines
@@ -37,6 +39,7 @@ pub enum Step {
     Exit(u64),
     Limit(u64),
     Pause(u64),
+    Stall(u64),
     Close,
 }
 
@@ -144,6 +147,8 @@ impl Script {
                 Step::Limit(num(rest)?)
             } else if let Some(rest) = trimmed.strip_prefix("pause ") {
                 Step::Pause(num(rest)?)
+            } else if let Some(rest) = trimmed.strip_prefix("stall ") {
+                Step::Stall(num(rest)?)
             } else if trimmed == "close" {
                 Step::Close
             } else if let Some(rest) = trimmed.strip_prefix("args ") {

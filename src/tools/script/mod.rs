@@ -12,13 +12,12 @@ mod format;
 
 pub use format::{Script, Step, glob_match};
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::brain::command::Command;
 use crate::game::board::{Board, CaptureRule, Pos};
 use crate::game::rules::Rules;
-use crate::tools::process::{Brain, MAX_SKIPPED_LINES, Received, is_chatter, parse_move};
+use crate::tools::process::{Brain, MAX_SKIPPED_LINES, Received, StderrMode, is_chatter, parse_move};
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;
@@ -64,6 +63,8 @@ pub enum Failure {
     IllegalMove,
     /// Not run: the engine was lost at an earlier step.
     NotRun,
+    /// `stall`: the engine's processes could not be stopped and continued.
+    CannotStall,
 }
 
 impl Failure {
@@ -330,22 +331,23 @@ fn swap2_stones(line: &str) -> Option<Vec<(i64, i64)>> {
 
 /// Starts `engine` (program and arguments) once and kills it at once: a command that cannot be started
 /// is one clear error before any script runs, not the same failure reported for every script.
-pub fn check_engine(engine: &[String]) -> Result<(), String> {
-    let mut brain = Brain::spawn(engine, Stdio::null())
+pub fn check_engine(engine: &[String], stderr: StderrMode) -> Result<(), String> {
+    let mut brain = Brain::spawn(engine, stderr)
         .map_err(|e| format!("cannot start the engine '{}': {e}", engine.join(" ")))?;
     brain.kill();
     Ok(())
 }
 
-/// Runs `script` against a fresh process of `engine` (program and arguments).
-pub fn run(script: &Script, engine: &[String]) -> Report {
+/// Runs `script` against a fresh process of `engine` (program and arguments), its stderr as `stderr`
+/// says.
+pub fn run(script: &Script, engine: &[String], stderr: StderrMode) -> Report {
     let mut report = Report { name: script.name.clone(), steps: vec![], error: None, skip: None };
     if let Some(why) = script.skip_reason(engine) {
         report.skip = Some(why);
         return report;
     }
     let command: Vec<String> = engine.iter().chain(&script.args).cloned().collect();
-    let mut session = match Brain::spawn(&command, Stdio::null()) {
+    let mut session = match Brain::spawn(&command, stderr) {
         Ok(brain) => Session::new(brain),
         Err(e) => {
             report.error = Some(format!("cannot start '{}': {e}", command.join(" ")));
@@ -418,6 +420,10 @@ impl Session {
                 std::thread::sleep(Duration::from_millis(*ms));
                 (None, String::new())
             }
+            Step::Stall(ms) => match self.brain.stall(Duration::from_millis(*ms)) {
+                Ok(()) => (None, String::new()),
+                Err(e) => (Some(Failure::CannotStall), format!("cannot stall the engine: {e}")),
+            },
             Step::Close => {
                 self.brain.close_stdin();
                 (None, String::new())
@@ -578,6 +584,7 @@ fn describe(step: &Step) -> String {
         Step::Exit(ms) => format!("<exit {ms}"),
         Step::Limit(ms) => format!("limit {ms}"),
         Step::Pause(ms) => format!("pause {ms}"),
+        Step::Stall(ms) => format!("stall {ms}"),
         Step::Close => "close".into(),
     }
 }
