@@ -51,10 +51,48 @@ fn run_session(input: Vec<u8>) -> String {
     }
 }
 
+const INFO_KEYS: &[&str] = &[
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "rule",
+    "thread_num",
+    "max_depth",
+    "max_node",
+    "hash_size",
+    "show_detail",
+    "line_length",
+    "game_type",
+    "foo",
+];
+
+const INFO_VALUES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "4",
+    "8",
+    "-5",
+    "+300",
+    "+0",
+    "127",
+    "255",
+    "2147483647",
+    "-2147483648",
+    "4294967295",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "abc",
+    "",
+];
+
 /// One command (or a whole block) of a random session, valid or not.
 fn random_unit(rng: &mut Rng) -> String {
     let n = |rng: &mut Rng| rng.below(22) as i64 - 2;
-    match rng.below(18) {
+    match rng.below(19) {
         0 => format!("START {}", rng.pick(&["15", "20", "7", "5", "32", "4", "40", "x"])),
         1 => format!("TURN {},{}", n(rng), n(rng)),
         2 => "BEGIN".into(),
@@ -66,11 +104,9 @@ fn random_unit(rng: &mut Rng) -> String {
             }
             s + "DONE"
         }
-        4 => format!(
-            "INFO {} {}",
-            rng.pick(&["timeout_turn", "time_left", "rule", "max_node", "line_length", "foo"]),
-            rng.pick(&["0", "1", "4", "8", "-5", "2147483647", "abc", ""])
-        ),
+        // Every number a manager may send, the ends of every integer type and signed values among them:
+        // clamped or saturated, never an overflow.
+        4 => format!("INFO {} {}", rng.pick(INFO_KEYS), rng.pick(INFO_VALUES)),
         5 => format!("TAKEBACK {},{}", n(rng), n(rng)),
         6 => format!("PLAY {},{}", n(rng), n(rng)),
         7 => "RESTART".into(),
@@ -97,6 +133,7 @@ fn random_unit(rng: &mut Rng) -> String {
         // Pente: our extension keys, good values and bad.
         15 => format!("INFO variant {}", rng.pick(&["pente", "keryo", "gomoku", "gpente", "chess"])),
         16 => format!("INFO captures {}", rng.pick(&["0,0", "2,4", "6,2", "3,0", "2", "x,y", "12,0"])),
+        17 => format!("YXBALANCEONE {}", rng.pick(INFO_VALUES)),
         _ => format!("TURN {},{}", 6 + rng.below(4), 6 + rng.below(4)),
     }
 }

@@ -156,10 +156,22 @@ impl FromStr for Command {
     }
 }
 
+/// A manager's number for a setting: a decimal integer, a sign allowed, and one past the range of
+/// `i64` taken as its nearest end (a time of 10^30 ms is as unlimited as one of 2^63 - 1 ms); the
+/// settings' users clamp further.
+fn saturating_int(s: &str) -> Result<i64, ParseError> {
+    let t = s.trim();
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(t.parse::<i64>().unwrap_or(if t.starts_with('-') { i64::MIN } else { i64::MAX }));
+    }
+    int(t)
+}
+
 /// Parses the value of an INFO key. `Ok(None)`: a key we accept and ignore (unknown keys included, as
 /// the spec demands); `Err`: a value we could not use, to report later.
 pub fn parse_info(key: &str, value: &str) -> Result<Option<Info>, String> {
-    let num = || int(value).map_err(|e| format!("INFO {key}: {e}"));
+    let num = || saturating_int(value).map_err(|e| format!("INFO {key}: {e}"));
     let unsigned = || {
         let v = num()?;
         u64::try_from(v).map_err(|_| format!("INFO {key}: {v} is negative"))
@@ -244,5 +256,22 @@ mod tests {
         assert_eq!(parse_info("whatever", "1"), Ok(None));
         assert!(parse_info("timeout_turn", "soon").is_err());
         assert!(parse_info("max_memory", "-1").is_err());
+    }
+
+    #[test]
+    fn info_numbers_past_the_range_are_taken_as_its_ends() {
+        let turn = |v: &str| parse_info("timeout_turn", v);
+        assert_eq!(turn("9223372036854775807"), Ok(Some(Info::TimeoutTurn(i64::MAX))));
+        assert_eq!(turn("99999999999999999999999999"), Ok(Some(Info::TimeoutTurn(i64::MAX))));
+        assert_eq!(turn("-99999999999999999999999999"), Ok(Some(Info::TimeoutTurn(i64::MIN))));
+        assert_eq!(turn("+300"), Ok(Some(Info::TimeoutTurn(300))));
+        assert_eq!(
+            parse_info("max_memory", "18446744073709551615"),
+            Ok(Some(Info::MaxMemory(i64::MAX as u64)))
+        );
+        assert_eq!(parse_info("max_node", "+1"), Ok(Some(Info::MaxNode(1))));
+        assert!(turn("+-3").is_err());
+        assert!(turn("3.5").is_err());
+        assert!(turn("").is_err());
     }
 }

@@ -455,7 +455,7 @@ impl<W: Write> Session<W> {
                 self.error(format!("YXNBEST takes 1 to {MAX_NBEST} moves, got {n}"))?
             }
             Command::NBest(n) => self.think(at, Task::NBest(n as usize))?,
-            Command::Balance { bias, .. } if bias.abs() >= WIN_THRESHOLD as i64 => {
+            Command::Balance { bias, .. } if bias.unsigned_abs() >= WIN_THRESHOLD as u64 => {
                 self.error(format!("a balance bias must lie within ±{}, got {bias}", WIN_THRESHOLD - 1))?
             }
             Command::Balance { two, bias } => self.think(at, Task::Balance { two, bias: bias as i32 })?,

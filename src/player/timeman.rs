@@ -16,8 +16,23 @@
 
 use std::time::{Duration, Instant};
 
+/// Nodes between two looks at the clock and the stop flag, in the search and the threat solvers
+/// alike: a node can cost tens of microseconds (threat defences are tried move by move, renju's
+/// forbidden test recurses), so this stays small: at 64 a renju answer took 296 ms of a 300 ms turn.
+pub const CHECK_EVERY: u64 = 16;
+
+/// Whether a thought that has counted `nodes` nodes looks at the clock and the stop flag now: the one
+/// rhythm of every search that a clock limits.
+pub fn time_to_check(nodes: u64) -> bool {
+    nodes.is_multiple_of(CHECK_EVERY)
+}
+
 /// `time_left` value that managers send for "no match limit".
 pub const UNLIMITED_LEFT: i64 = 2_147_483_647;
+
+/// The longest time the manager's numbers are taken to say, in ms (about 35 years): beyond it a
+/// limit is as good as none, and the arithmetic below cannot overflow whatever was sent.
+const LONGEST_MS: i64 = 1 << 40;
 
 /// What the manager told us about time, in milliseconds as sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,11 +70,12 @@ fn margin(ms: i64) -> i64 {
 impl Clock {
     /// The turn limit and the time left in the match, each `None` when there is none.
     fn limits(&self) -> (Option<i64>, Option<i64>) {
-        let turn = (self.timeout_turn > 0).then_some(self.timeout_turn);
+        let clamp = |ms: i64| ms.clamp(-LONGEST_MS, LONGEST_MS);
+        let turn = (self.timeout_turn > 0).then_some(clamp(self.timeout_turn));
         let left = match self.time_left {
             Some(UNLIMITED_LEFT) => None,
-            Some(t) => Some(t),
-            None if self.timeout_match > 0 => Some(self.timeout_match),
+            Some(t) => Some(clamp(t)),
+            None if self.timeout_match > 0 => Some(clamp(self.timeout_match)),
             None => None,
         };
         (turn, left)
@@ -169,6 +185,24 @@ mod tests {
     fn unlimited_left_means_turn_only() {
         let b = budget(1000, 0, Some(UNLIMITED_LEFT));
         assert_eq!(ms(b.hard), 895);
+    }
+
+    #[test]
+    fn the_extremes_a_manager_may_send_give_limits_without_overflow() {
+        let extremes = [i64::MIN, i64::MIN + 1, -1, 0, 1, 2_147_483_647, i64::MAX - 1, i64::MAX];
+        for turn in extremes {
+            for matchtime in extremes {
+                for left in extremes.iter().map(|&l| Some(l)).chain([None]) {
+                    let b = budget(turn, matchtime, left);
+                    assert!(b.soft <= b.hard, "{turn} {matchtime} {left:?}");
+                }
+            }
+        }
+        // A huge turn limit with a short match clock: the clock bounds the move.
+        let b = budget(i64::MAX, i64::MAX, Some(2000));
+        assert!(ms(b.hard) < 2000 && ms(b.hard) > 0, "{b:?}");
+        let b = budget(i64::MAX, 0, None);
+        assert!(ms(b.hard) >= 1 << 39, "a huge turn limit is a long one: {b:?}");
     }
 
     #[test]
