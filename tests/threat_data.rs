@@ -13,10 +13,38 @@ use quincunx::game::board::{Board, Color};
 use quincunx::game::pattern::Class;
 use quincunx::game::pattern::Patterns;
 use quincunx::game::rules::Rules;
+use quincunx::player::timeman::CHECK_EVERY;
 use quincunx::threat::{Solver, ThreatLimits, VcfMode, block_point, four_three_wins};
 
 fn solver(stop: &AtomicBool) -> Solver<'_> {
     Solver::new(ThreatLimits { max_nodes: 5_000_000, stop, deadline: None })
+}
+
+/// The solvers look at the clock and the stop flag on the search's rhythm: with the deadline passed
+/// (or the flag set) they give up within `CHECK_EVERY` nodes, in positions that take hundreds.
+#[test]
+fn a_solver_gives_up_within_the_clock_rhythm_once_its_time_is_up() {
+    let text = read_data("vcf/vcf-freestyle15.jsonl");
+    let (never, set) = (AtomicBool::new(false), AtomicBool::new(true));
+    let mut heavy = 0;
+    for row in text.lines().filter(|l| !l.trim().is_empty()).take(60) {
+        let r = Json::parse(row);
+        let board = game(r.get("board_size").num() as i64, r.get("moves").str());
+        let pats = Arc::new(Patterns::new(&Rules::from_mask(0, 5).0).unwrap());
+        let mut free = solver(&never);
+        free.vct(&mut Position::new(&board, Arc::clone(&pats)), 7);
+        if free.nodes <= CHECK_EVERY {
+            continue;
+        }
+        heavy += 1;
+        let past = Instant::now();
+        for (stop, deadline) in [(&never, Some(past)), (&set, None)] {
+            let mut s = Solver::new(ThreatLimits { max_nodes: 5_000_000, stop, deadline });
+            assert_eq!(s.vct(&mut Position::new(&board, Arc::clone(&pats)), 7), None, "{row}");
+            assert!(s.aborted() && s.nodes <= CHECK_EVERY, "{} nodes of {}: {row}", s.nodes, free.nodes);
+        }
+    }
+    assert!(heavy >= 10, "only {heavy} positions take more than {CHECK_EVERY} nodes");
 }
 
 fn attacker_moves(line: &[usize]) -> usize {

@@ -37,7 +37,7 @@ impl<'a> Worker<'a> {
     /// (`prune`, `likely_fail_high`), the moves (`search_moves`), the result (`store_result`).
     pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        if time_to_check(self.nodes) {
             self.check_abort();
         }
         if self.aborted {

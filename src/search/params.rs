@@ -1,5 +1,5 @@
 //! The search's numbers: margins, move counts, reductions, budgets, each named once. The fixed ones
-//! (array sizes, the clock's rhythm) are constants; the rest are [`Params`], held by the player and
+//! (array sizes) are constants; the rest are [`Params`], held by the player and
 //! read by each worker, so that a brain started with `--set NAME=VALUE` plays with other values and a
 //! tuner can move them. [`SPECS`] lists every parameter with its default, its range and a step
 //! fit for SPSA. Each says what it bounds and why it has its default; what each is worth is in
@@ -12,10 +12,6 @@ use super::*;
 pub(super) const INF: i32 = WIN + 1;
 /// Deepest ply a line may reach (forced replies extend without limit otherwise).
 pub(super) const MAX_PLY: usize = 96;
-/// Nodes between two looks at the clock and the stop flag: a node can cost tens of microseconds
-/// (threat defences are tried move by move, renju's forbidden test recurses), so this stays small:
-/// at 64 a renju answer took 296 ms of a 300 ms turn.
-pub(super) const CHECK_EVERY: u64 = 16;
 /// The most moves a node picks by keeping the best while scanning (`top_near_moves`); more are sorted.
 pub(super) const TOP_MOVES: usize = 16;
 /// The deepest iteration a search starts.

@@ -25,6 +25,7 @@ use crate::eval::position::Position;
 use crate::game::board::Color;
 use crate::game::pattern::Class;
 use crate::game::pattern::Shape;
+use crate::player::timeman::time_to_check;
 
 mod profile;
 mod walk;
@@ -449,7 +450,7 @@ impl<'a> Solver<'a> {
             Bound::Limits(limits) => {
                 self.nodes += 1;
                 if self.nodes >= limits.max_nodes
-                    || (self.nodes & 255 == 0
+                    || (time_to_check(self.nodes)
                         && (limits.stop.load(Ordering::Relaxed)
                             || limits.deadline.is_some_and(|d| Instant::now() >= d)))
                 {
