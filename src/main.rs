@@ -2,6 +2,7 @@
 //! protocol on stdin/stdout; `match` runs engine-vs-engine matches, `openings` writes balanced
 //! random openings for them and `analyze` tells where recorded games were won and lost.
 
+#[macro_use]
 mod cli;
 
 use std::process::ExitCode;
@@ -74,6 +75,8 @@ fn main() -> ExitCode {
     }
     match run(&args, log_to_stderr) {
         Ok(code) => code,
+        // The reader of our output went away (`| head -1`): nobody is left to tell.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         // Display, not Debug: one line, and no backtrace whatever RUST_BACKTRACE says.
         Err(e) => match e.downcast_ref::<UsageError>() {
             Some(u) => {
@@ -88,6 +91,13 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// Whether `e` comes from writing to a pipe whose reader has gone.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The subcommands' log (and the brain's with RUST_LOG): warnings in words on stderr.
@@ -114,12 +124,12 @@ fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
             let (rest, choice) =
                 cli::params::take_search_options(&args[1..]).map_err(|e| usage("bench", e))?;
             let Some(mut bench) = parse_bench(&rest).map_err(|e| usage("bench", e))? else {
-                println!("{BENCH_USAGE}");
+                outln!("{BENCH_USAGE}")?;
                 return Ok(ExitCode::SUCCESS);
             };
             bench.params = choice.params;
             bench.evaluator = choice.evaluator;
-            print!("{}", quincunx::search::bench::run_bench(&bench));
+            out!("{}", quincunx::search::bench::run_bench(&bench))?;
             return Ok(ExitCode::SUCCESS);
         }
         Some("script") => {
@@ -139,11 +149,11 @@ fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
             anyhow::bail!("this build has no board: it was built without the default 'board' feature")
         }
         Some("params") => {
-            print!("{}", cli::params::table());
+            out!("{}", cli::params::table())?;
             return Ok(ExitCode::SUCCESS);
         }
         Some("-V" | "--version") => {
-            println!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"));
+            outln!("pbrain-quincunx {}", env!("CARGO_PKG_VERSION"))?;
             return Ok(ExitCode::SUCCESS);
         }
         _ => {}
@@ -151,7 +161,7 @@ fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
     let (args, choice) = cli::params::take_search_options(args).map_err(|e| usage("", e))?;
     let Some(BrainOptions { player, threads }) = parse_player(&args, choice).map_err(|e| usage("", e))?
     else {
-        println!("{USAGE}");
+        outln!("{USAGE}")?;
         return Ok(ExitCode::SUCCESS);
     };
     let mut engine = Engine::new(player);

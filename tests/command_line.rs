@@ -232,3 +232,25 @@ fn begin_on_an_empty_board_claims_no_forced_move() {
     assert!(out.lines().any(|l| l == "7,7"), "the centre is played:\n{out}");
     assert!(!out.lines().any(|l| l == "MESSAGE forced move"), "{out}");
 }
+
+/// `pbrain-quincunx bench | head -1`: a reader that went away before the output was written ends the
+/// program quietly, with status 0 and nothing on stderr, not a panic.
+#[test]
+fn a_closed_pipe_on_stdout_ends_quietly() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games/blunder.psq");
+    for args in [&["bench"][..], &["analyze", "--time", "50", "--no-svg", games]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        // Both think for a while before they print: the reader is gone by then.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("it exits");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -47,7 +47,7 @@ const FLAGS: &[&str] =
 /// `pbrain-quincunx analyze …`: status 1 when a file or game could not be analysed.
 pub fn analyze_command(args: &[String]) -> Result<ExitCode> {
     let Some(opts) = parse_analyze(args).map_err(|e| usage("analyze", e))? else {
-        println!("{ANALYZE_USAGE}\n{SQUARES}");
+        outln!("{ANALYZE_USAGE}\n{SQUARES}")?;
         return Ok(ExitCode::SUCCESS);
     };
     Ok(if run(&opts)? { ExitCode::SUCCESS } else { ExitCode::FAILURE })

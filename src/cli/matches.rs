@@ -154,12 +154,12 @@ pub fn match_command(args: &[String]) -> Result<()> {
             return Err(e.into());
         }
     };
-    print!("{}", summary.render());
+    out!("{}", summary.render())?;
     if cfg.by_opening {
-        print!("{}", summary.render_openings());
+        out!("{}", summary.render_openings())?;
     }
     if cfg.sprt.is_some() && !cfg.shard.is_whole() {
-        println!("SPRT: a shard plays its part in full; --merge of every shard's results gives the verdict");
+        outln!("SPRT: a shard plays its part in full; --merge of every shard's results gives the verdict")?;
     }
     // The results come first: the games were played and count even if their records were lost.
     let mut errors = vec![];
@@ -193,9 +193,9 @@ fn merge_command(files: &[PathBuf], by_opening: bool) -> Result<()> {
     for w in &merged.warnings {
         eprintln!("Warning: {w}");
     }
-    print!("{}", merged.summary.render());
+    out!("{}", merged.summary.render())?;
     if by_opening {
-        print!("{}", merged.summary.render_openings());
+        out!("{}", merged.summary.render_openings())?;
     }
     Ok(())
 }
@@ -208,7 +208,7 @@ fn parse_merge(args: &[String]) -> Result<MatchCommand> {
             "--merge" | "--quiet" => {}
             "--by-opening" => by_opening = true,
             "-h" | "--help" => {
-                println!("{MATCH_USAGE}\n{SQUARES}");
+                outln!("{MATCH_USAGE}\n{SQUARES}")?;
                 std::process::exit(0);
             }
             other if other.starts_with('-') => {
@@ -346,7 +346,7 @@ impl MatchArgs {
             "--shard" => self.shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
             "--results" => self.results = Some(PathBuf::from(value()?)),
             "-h" | "--help" => {
-                println!("{MATCH_USAGE}\n{SQUARES}");
+                outln!("{MATCH_USAGE}\n{SQUARES}")?;
                 std::process::exit(0);
             }
             other => return Err(unknown_option("match", other, &[FLAGS, GAME_FLAGS].concat())),

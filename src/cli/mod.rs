@@ -4,6 +4,22 @@
 //! thread counts, and the game options (`--rule`, `--line-length`, `--size`) that `play`, `match`,
 //! `openings` and `analyze` all take the same way, with the same defaults.
 
+/// `print!` and `println!` that return the write's error instead of panicking on it: a reader that went
+/// away (`pbrain-quincunx bench | head -1`) ends the program quietly (`main` tells a closed pipe apart).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 pub mod analyze;
 pub mod bench;
 pub mod matches;

@@ -98,7 +98,7 @@ pub fn openings_command(args: &[String]) -> Result<()> {
     let Some(OpeningsArgs { count, cfg, pos, out }) =
         parse_openings_args(args).map_err(|e| usage("openings", e))?
     else {
-        println!("{OPENINGS_USAGE}\n{SQUARES}");
+        outln!("{OPENINGS_USAGE}\n{SQUARES}")?;
         return Ok(());
     };
     // Made before the work, so that a path that cannot be written costs nothing.

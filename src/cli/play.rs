@@ -35,7 +35,7 @@ const FLAGS: &[&str] =
 pub fn play_command(args: &[String]) -> Result<()> {
     use quincunx::tools::play::{Tournament, run_on_stdio};
     let Some((opts, resume)) = parse_play(args).map_err(|e| usage("play", e))? else {
-        println!("{PLAY_USAGE}\n{SQUARES}");
+        outln!("{PLAY_USAGE}\n{SQUARES}")?;
         return Ok(());
     };
     let tournament = match resume {

@@ -58,7 +58,7 @@ pub fn script_command(args: &[String]) -> Result<bool> {
     let Some(ScriptArgs { engine, stderr, verbose, files }) =
         parse_script(args).map_err(|e| usage("script", e))?
     else {
-        println!("{SCRIPT_USAGE}");
+        outln!("{SCRIPT_USAGE}")?;
         return Ok(true);
     };
     check_engine(&engine, stderr).map_err(anyhow::Error::msg)?;
@@ -71,7 +71,7 @@ pub fn script_command(args: &[String]) -> Result<bool> {
         match outcome {
             Ok(report) if report.skip.is_some() => {
                 skipped += 1;
-                println!("SKIP {file} ({})", report.skip.unwrap_or_default());
+                outln!("SKIP {file} ({})", report.skip.unwrap_or_default())?;
             }
             Ok(report) => {
                 let ok = report.passed();
@@ -79,19 +79,19 @@ pub fn script_command(args: &[String]) -> Result<bool> {
                 let bad = report.steps.iter().filter(|s| !s.passed).count();
                 if ok {
                     passed += 1;
-                    println!("PASS {file} ({steps} steps)");
+                    outln!("PASS {file} ({steps} steps)")?;
                 } else {
                     failed += 1;
-                    println!("FAIL {file} ({bad} of {steps} steps failed)");
+                    outln!("FAIL {file} ({bad} of {steps} steps failed)")?;
                 }
-                print!("{}", report.render(verbose));
+                out!("{}", report.render(verbose))?;
             }
             Err(e) => {
                 failed += 1;
-                println!("FAIL {file}: {e}");
+                outln!("FAIL {file}: {e}")?;
             }
         }
     }
-    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    outln!("{passed} passed, {failed} failed, {skipped} skipped")?;
     Ok(failed == 0)
 }

@@ -132,7 +132,7 @@ fn parse_args(args: &[String]) -> Result<Option<SelfplayArgs>> {
 pub fn selfplay_command(args: &[String]) -> Result<()> {
     let Some(SelfplayArgs { cfg, out, concurrency }) = parse_args(args).map_err(|e| usage("selfplay", e))?
     else {
-        println!("{SELFPLAY_USAGE}");
+        outln!("{SELFPLAY_USAGE}")?;
         return Ok(());
     };
     let header = cfg.header();

@@ -28,7 +28,7 @@ const FLAGS: &[&str] = &["--port", "--host", "--engine", "--threads", "--help"];
 /// `pbrain-quincunx serve …`.
 pub fn serve_command(args: &[String]) -> Result<()> {
     let Some(opts) = parse_serve(args).map_err(|e| usage("serve", e))? else {
-        println!("{SERVE_USAGE}");
+        outln!("{SERVE_USAGE}")?;
         return Ok(());
     };
     if !opts.host.is_loopback() {

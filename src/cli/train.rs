@@ -92,7 +92,7 @@ fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
 /// `pbrain-quincunx train …`
 pub fn train_command(args: &[String]) -> Result<()> {
     let Some(a) = parse_args(args).map_err(|e| usage("train", e))? else {
-        println!("{TRAIN_USAGE}");
+        outln!("{TRAIN_USAGE}")?;
         return Ok(());
     };
     let started = Instant::now();

@@ -193,7 +193,7 @@ fn parse_args(args: &[String]) -> Result<Command> {
 pub fn tune_command(args: &[String]) -> Result<()> {
     match parse_args(args).map_err(|e| usage("tune", e))? {
         Command::Help => {
-            println!("{TUNE_USAGE}");
+            outln!("{TUNE_USAGE}")?;
             Ok(())
         }
         Command::Merge(files) => merge_command(&files),
@@ -242,7 +242,7 @@ fn run_command(TuneArgs { cfg, iterations, state, concurrency }: TuneArgs) -> Re
     let mut all = done;
     all.extend(tune::run(&cfg, &all, iterations, concurrency, &mut file, &mut progress)?);
     let last = all.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
-    print!("{}", summary(&cfg.params, all.len(), &last, &tune::answer(&cfg.start(), &all)));
+    out!("{}", summary(&cfg.params, all.len(), &last, &tune::answer(&cfg.start(), &all)))?;
     Ok(())
 }
 
@@ -309,6 +309,6 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
     let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
     let (theta, last) = (tune::merge(&start, &answers), tune::merge(&start, &lasts));
     let total = answers.iter().map(|(n, _)| n).sum();
-    print!("{}", summary(&params, total, &last, &theta));
+    out!("{}", summary(&params, total, &last, &theta))?;
     Ok(())
 }
