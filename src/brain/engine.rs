@@ -733,6 +733,38 @@ mod tests {
         assert_eq!(messages, 2, "each fault told once: {answers:?}");
     }
 
+    /// A player that thinks a while and notes when each thought's clock started and when it ended.
+    #[derive(Default)]
+    struct Slow {
+        thoughts: std::sync::Mutex<Vec<(Instant, Instant)>>,
+    }
+
+    impl Player for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+        fn think(&self, b: &Board, rules: &Rules, limits: &Limits, _: &AtomicBool) -> Thought {
+            std::thread::sleep(Duration::from_millis(30));
+            self.thoughts.lock().unwrap().push((limits.budget.start, Instant::now()));
+            Thought { mv: rules.any_legal_move(b), ..Thought::default() }
+        }
+    }
+
+    #[test]
+    fn piped_commands_start_their_clocks_when_taken_up_not_when_read() {
+        // All of it is read at once; each TURN waits for the thought before it, as under a manager.
+        let player = Arc::new(Slow::default());
+        let input = "START 15\nINFO timeout_turn 1000\nBEGIN\nTURN 8,8\nTURN 6,6\nYXNBEST 2\nEND\n";
+        let answers = session(player.clone(), input);
+        assert_eq!(answers.iter().filter(|l| !l.starts_with("MESSAGE")).count(), 5, "{answers:?}");
+        let thoughts = player.thoughts.lock().unwrap();
+        assert!(thoughts.len() >= 4, "{thoughts:?}");
+        for pair in thoughts.windows(2) {
+            let ((_, ended), (started, _)) = (pair[0], pair[1]);
+            assert!(started >= ended, "a clock ran while the thought before it went on");
+        }
+    }
+
     #[test]
     fn thread_num_is_capped_at_the_advertised_maximum() {
         let mut engine = Engine::new(Arc::new(Forgetful::default()));

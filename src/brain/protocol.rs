@@ -13,7 +13,8 @@
 //!   word ends the block with an `ERROR` and is then obeyed;
 //! - command words are case-insensitive; lines may end in CR LF, LF or CR; empty lines are skipped;
 //! - a reader thread keeps stdin flowing while the engine thinks: YXSTOP/STOP and `INFO timeout_turn 0`
-//!   stop the thought, other commands wait for the answer; INFO is applied at once unless commands wait
+//!   stop the thought, other commands wait for the answer, and their time starts when they are taken
+//!   up (a piped `TURN` thinks as long as a manager's would); INFO is applied at once unless commands wait
 //!   ahead of it, so every command sees exactly the settings sent before it (`variant` and `captures`,
 //!   which may be answered, wait like commands);
 //! - END answers what came before it: the thought under way and every thought waiting are cut short at
@@ -218,6 +219,9 @@ impl<W: Write> Session<W> {
         loop {
             let thinking = self.engine.is_thinking();
             let event = match (thinking, self.deferred.pop_front()) {
+                // A command's clock starts when it is taken up, not when it was read: piped commands
+                // wait for the thought before them, which a manager would have waited for too.
+                (false, Some(Event::Line(line, _))) => Event::Line(line, Instant::now()),
                 (false, Some(ev)) => ev,
                 (_, held) => {
                     if let Some(ev) = held {
