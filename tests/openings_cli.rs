@@ -118,7 +118,6 @@ fn command_line_mistakes_are_usage_errors() {
         &["openings", "--count", "0"],
         &["openings", "--count", "3", "--stones", "5-2"],
         &["openings", "--count", "3", "--format", "sgf"],
-        &["openings", "--count", "3", "--format", "pos", "--size", "30"],
         &["openings", "--count", "3", "--size", "4"],
         &["openings", "--count", "3", "--variant", "chess"],
         &["openings", "--count", "3", "--frobnicate"],

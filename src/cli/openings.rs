@@ -39,7 +39,7 @@ same openings, and no two are alike.
                       scale, where a position's score spreads about 260 either way)
   --format F          offset: dx,dy, dx,dy, ... from the centre (default; what `match --openings` and
                       c-gomoku-cli's -openings type=offset read), or pos: h8i9j10, squares as
-                      below (c-gomoku-cli's type=pos; boards up to 26 wide)
+                      below (c-gomoku-cli's type=pos, which reads boards up to 22 wide)
   --out FILE          write to FILE (default: stdout)";
 
 /// What `openings` was asked for.
@@ -87,9 +87,6 @@ fn parse_openings_args(args: &[String]) -> Result<Option<OpeningsArgs>> {
     cfg.depth = depth.unwrap_or(cfg.depth);
     cfg.margin = margin.unwrap_or(cfg.margin);
     check_gen(&cfg)?;
-    if pos && cfg.width > 26 {
-        bail!("--format pos: columns past z cannot be written ({} wide)", cfg.width);
-    }
     Ok(Some(OpeningsArgs { count, cfg, pos, out }))
 }
 

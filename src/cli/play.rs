@@ -12,7 +12,7 @@ A tournament of rounds against the engine in the terminal (or from a pipe).
                      or the Pente family: pente, keryo or gpente; or a Gomocup code
                      (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact)
   --line-length K    K in a row wins (freestyle and exact rules; default 5)
-  --size N           board size, 5 to 26 (default 15; 19 for the Pente family)
+  --size N           board size, 5 to 32 (default 15; 19 for the Pente family)
   --time MS          the engine's time per move (default 1000)
   --depth N          a fixed search depth per move instead of a time
   --threads N        search threads (default 1)

@@ -67,17 +67,17 @@ impl Pos {
         Pos { x: x as u8, y: y as u8 }
     }
 
-    /// Parses the "pos" notation of GomocupJudge, Yixin and our data files: a column letter from `a`
-    /// (case-insensitive) and a row number from 1, so `h8` is (7,7).
+    /// Parses the "pos" notation of GomocupJudge, Yixin and our data files: a column name (see
+    /// [`column_name`], any case) and a row number from 1, so `h8` is (7,7) and `ab30` (27,29).
     pub fn from_notation(s: &str) -> Option<Pos> {
-        let mut chars = s.chars();
-        let col = chars.next()?.to_ascii_lowercase();
-        if !col.is_ascii_lowercase() {
+        let split = s.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(s.len());
+        let (letters, digits) = s.split_at(split);
+        let x = parse_column(letters)?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let row: usize = chars.as_str().parse().ok()?;
-        let x = (col as u8 - b'a') as usize;
-        if row == 0 || row > MAX_SIDE || x >= MAX_SIDE {
+        let row: usize = digits.parse().ok()?;
+        if row == 0 || row > MAX_SIDE {
             return None;
         }
         Some(Pos::new(x, row - 1))
@@ -91,6 +91,9 @@ impl Pos {
         let mut i = 0;
         while i < bytes.len() {
             let mut j = i + 1;
+            while j < bytes.len() && bytes[j].is_ascii_alphabetic() {
+                j += 1;
+            }
             while j < bytes.len() && bytes[j].is_ascii_digit() {
                 j += 1;
             }
@@ -103,8 +106,29 @@ impl Pos {
 
     /// The pos notation of this point (`h8` for (7,7)).
     pub fn notation(self) -> String {
-        format!("{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
+        format!("{}{}", column_name(self.x as usize), self.y as u32 + 1)
     }
+}
+
+/// The name of column `x` (from 0) in pos notation: `a` to `z`, then `aa`, `ab`, ... as spreadsheets
+/// count, so that boards up to [`MAX_SIDE`] wide (`af`) name every column and the name reads back
+/// ([`parse_column`]). Every other tool stops at 22 columns or less and names them alike.
+pub fn column_name(x: usize) -> String {
+    let letter = |k: usize| char::from(b'a' + (k % 26) as u8);
+    if x < 26 { letter(x).to_string() } else { format!("{}{}", letter(x / 26 - 1), letter(x % 26)) }
+}
+
+/// The column a name gives (any case), the inverse of [`column_name`]; `None` past [`MAX_SIDE`].
+pub fn parse_column(name: &str) -> Option<usize> {
+    let mut x = 0usize;
+    for c in name.chars() {
+        let c = c.to_ascii_lowercase();
+        if !c.is_ascii_lowercase() || x > MAX_SIDE {
+            return None;
+        }
+        x = x * 26 + (c as usize - 'a' as usize + 1);
+    }
+    (1..=MAX_SIDE).contains(&x).then(|| x - 1)
 }
 
 impl fmt::Display for Pos {
@@ -619,6 +643,23 @@ mod tests {
         assert_eq!(Pos::new(7, 7).notation(), "h8");
         assert_eq!(Pos::from_notation("h0"), None);
         assert_eq!(Pos::from_notation("8"), None);
+        assert_eq!(Pos::from_notation("h8x"), None);
+    }
+
+    #[test]
+    fn columns_past_z_are_named_as_spreadsheets_name_them_and_read_back() {
+        let names: Vec<String> = [0, 25, 26, 27, 31].into_iter().map(column_name).collect();
+        assert_eq!(names, ["a", "z", "aa", "ab", "af"]);
+        for x in 0..MAX_SIDE {
+            assert_eq!(parse_column(&column_name(x)), Some(x));
+            let p = Pos::new(x, MAX_SIDE - 1);
+            assert_eq!(Pos::from_notation(&p.notation()), Some(p));
+            assert_eq!(Pos::from_notation(&p.notation().to_ascii_uppercase()), Some(p));
+        }
+        assert_eq!(parse_column("ag"), None, "past the widest board");
+        assert_eq!(parse_column(""), None);
+        assert_eq!(Pos::from_notation("ab30"), Some(Pos::new(27, 29)));
+        assert_eq!(Pos::parse_list("aa1h8af32"), Ok(vec![Pos::new(26, 0), Pos::new(7, 7), Pos::new(31, 31)]));
     }
 
     #[test]

@@ -142,7 +142,7 @@ impl GameRecord {
             esc(&self.white),
             esc(&self.result_text())
         );
-        let letter = |v: u8| (b'a' + v) as char;
+        let letter = |v: u8| sgf_letter(v as usize);
         for (tag, stones) in ["AB", "AW"].iter().zip(&self.setup) {
             if !stones.is_empty() {
                 s.push_str(tag);
@@ -159,6 +159,20 @@ impl GameRecord {
         }
         s.push_str(")\n");
         s
+    }
+}
+
+/// A coordinate as SGF writes it (FF[4]): `a` to `z` for 0 to 25, `A` to `Z` from 26.
+pub fn sgf_letter(v: usize) -> char {
+    if v < 26 { char::from(b'a' + v as u8) } else { char::from(b'A' + (v - 26) as u8) }
+}
+
+/// The coordinate an SGF letter gives, the inverse of [`sgf_letter`].
+pub fn sgf_value(c: u8) -> Option<usize> {
+    match c {
+        b'a'..=b'z' => Some((c - b'a') as usize),
+        b'A'..=b'Z' => Some((c - b'A') as usize + 26),
+        _ => None,
     }
 }
 

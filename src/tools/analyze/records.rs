@@ -340,11 +340,11 @@ mod sgf {
         }
     }
 
-    /// Two letters from `a`, column then row from the top-left corner (what our `match` and
-    /// c-gomoku-cli write). An empty value or `tt` is a pass, which gomoku does not have.
+    /// Two letters, column then row from the top-left corner (what our `match` and c-gomoku-cli
+    /// write; from 26 on, `A` to `Z`). An empty value or `tt` is a pass, which gomoku does not have.
     fn point(v: &str) -> Option<Point> {
         let b = v.trim().as_bytes();
-        let coord = |c: u8| c.is_ascii_lowercase().then(|| (c - b'a') as i64);
+        let coord = |c: u8| crate::tools::record::sgf_value(c).map(|v| v as i64);
         match b {
             [x, y] => Some(Point { x: coord(*x)?, y: coord(*y)?, text: v.trim().to_string() }),
             _ => None,

@@ -16,7 +16,7 @@ use std::io::{IsTerminal, Write};
 use anyhow::{Result, bail};
 
 use crate::eval::score::WIN_THRESHOLD;
-use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos};
 use crate::game::rules::{OpeningError, Rules, Variant, Verdict, tournament_opening};
 use crate::tools::random::{Rng, clock_seed};
 
@@ -114,8 +114,8 @@ impl PlayOptions {
     pub fn start(&self) -> Result<Tournament> {
         let rules = self.rules.unwrap_or_default();
         let size = self.size.unwrap_or(crate::tools::default_side(&rules));
-        if !(5..=26).contains(&size) {
-            bail!("--size {size}: the terminal board is 5 to 26 wide");
+        if !(MIN_SIDE..=MAX_SIDE).contains(&size) {
+            bail!("--size {size}: the board is {MIN_SIDE} to {MAX_SIDE} wide");
         }
         Ok(Tournament::new(PlayConfig {
             rules,

@@ -11,7 +11,7 @@ use super::input::Input;
 use super::screen::{cell_name, draw, five_glyph, five_through, parse_cell, status};
 use super::think::{EngineSide, Reply, think, wipe_lines_above};
 use super::{RoundEnd, Tournament, Who, ask, refusal};
-use crate::game::board::{Board, Cell, Pos};
+use crate::game::board::{Board, Cell, Pos, column_name};
 use crate::game::rules::Verdict;
 
 /// The board of a round just won by the move at `p`, its five picked out and named.
@@ -97,7 +97,7 @@ fn not_a_cell(line: &str, board: &Board) -> String {
     };
     format!(
         "'{typed}' is not a cell: use a letter A-{} and a number 1-{} (such as {}), or hint, undo, save FILE, quit, help.",
-        (b'A' + board.width() as u8 - 1) as char,
+        column_name(board.width() - 1).to_ascii_uppercase(),
         board.height(),
         cell_name(Pos::new(board.width() / 2, board.height() / 2))
     )
@@ -113,7 +113,7 @@ fn help(board: &Board) -> String {
          save FILE: save the tournament, to go on later with play --resume FILE\n  quit: leave the tournament\n  \
          help: this list",
         cell_name(Pos::new(w / 2, h / 2)),
-        (b'A' + w as u8 - 1) as char,
+        column_name(w - 1).to_ascii_uppercase(),
     )
 }
 

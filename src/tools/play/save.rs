@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 
 use super::screen::{cell_name, parse_cell};
 use super::{PlayConfig, Tournament, Who};
+use crate::game::board::{MAX_SIDE, MIN_SIDE};
 use crate::game::rules::Rules;
 use crate::tools::random::Rng;
 
@@ -81,8 +82,8 @@ impl Tournament {
                 _ => {}
             }
         }
-        if !(5..=26).contains(&t.cfg.size) {
-            bail!("size {} is not 5 to 26", t.cfg.size);
+        if !(MIN_SIDE..=MAX_SIDE).contains(&t.cfg.size) {
+            bail!("size {} is not {MIN_SIDE} to {MAX_SIDE}", t.cfg.size);
         }
         for m in moves_text.split_whitespace() {
             let n = t.cfg.size;

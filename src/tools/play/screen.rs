@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::{Tournament, Who};
 use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
-use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos};
+use crate::game::board::{Board, Cell, Color, DIRECTIONS, Pos, column_name};
 use crate::game::rules::Rules;
 
 /// A square as the board's edges show it and the person types it: the column letter from A at the
@@ -56,8 +56,8 @@ pub fn draw(board: &Board, pente: bool, five: &[Pos]) -> String {
     let (w, h) = (board.width(), board.height());
     let last = board.last_move();
     let mut out = String::new();
-    let letters: String = (0..w).map(|x| format!("{} ", (b'A' + x as u8) as char)).collect();
-    let _ = writeln!(out, "    {}", letters.trim_end());
+    let letters = column_letters(w);
+    out.push_str(&letters);
     for y in 0..h {
         let row = y + 1;
         let _ = write!(out, "{row:>2}  ");
@@ -92,8 +92,21 @@ pub fn draw(board: &Board, pente: bool, five: &[Pos]) -> String {
         }
         let _ = writeln!(out, "  {row}");
     }
-    let _ = writeln!(out, "    {}", letters.trim_end());
+    out.push_str(&letters);
     out
+}
+
+/// The column names over (and under) the board, one a cell: on a board wider than 26 the two-letter
+/// names (`AA`...) stand in two lines, the first letter over the second.
+fn column_letters(w: usize) -> String {
+    let names: Vec<String> = (0..w).map(|x| column_name(x).to_ascii_uppercase()).collect();
+    let line = |pick: &dyn Fn(&str) -> char| {
+        let cells: String = names.iter().map(|n| format!("{} ", pick(n))).collect();
+        format!("    {}\n", cells.trim_end())
+    };
+    let first = |n: &str| if n.len() > 1 { n.chars().next().unwrap_or(' ') } else { ' ' };
+    let last = |n: &str| n.chars().last().unwrap_or(' ');
+    if w > 26 { line(&first) + &line(&last) } else { line(&last) }
 }
 
 /// A stone of the winning five: hollow for white, filled for black (see [`draw`]).

@@ -17,8 +17,10 @@ function el(name, attrs, parent) {
   return e;
 }
 
+// Column names as the engine writes them (Pos::notation): a to z, then aa, ab, ... as spreadsheets count.
 function colName(x) {
-  return String.fromCharCode(97 + x);
+  const letter = (k) => String.fromCharCode(97 + (k % 26));
+  return x < 26 ? letter(x) : letter(Math.floor(x / 26) - 1) + letter(x % 26);
 }
 
 async function request(path, body) {
