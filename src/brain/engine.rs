@@ -263,7 +263,15 @@ impl Engine {
                 s.thread_num = MAX_THREADS;
                 return Some(format!("thread_num {v} capped: {MAX_THREADS} threads at most"));
             }
-            Info::ThreadNum(v) => s.thread_num = v,
+            Info::ThreadNum(v) => {
+                s.thread_num = v;
+                if v > cores() {
+                    return Some(format!(
+                        "thread_num {v}: this machine has {} cores, and searches on them",
+                        cores()
+                    ));
+                }
+            }
             Info::MaxDepth(v) => s.max_depth = v,
             Info::MaxNode(v) => s.max_node = v,
             Info::Rule(v) => {
@@ -447,11 +455,9 @@ impl Engine {
             watch,
             ..Limits::new(
                 Budget::new(&s.clock, start, empty),
-                if s.thread_num > 0 {
-                    s.thread_num
-                } else {
-                    std::thread::available_parallelism().map_or(1, |n| n.get())
-                },
+                // More threads than cores only slow the stop: each helper must be scheduled to see it
+                // (256 threads on one loaded core answered 615 ms past the hard limit).
+                if s.thread_num > 0 { s.thread_num.min(cores()) } else { cores() },
                 if s.max_memory > 0 { s.max_memory } else { DEFAULT_MEMORY },
             )
         };
@@ -545,6 +551,11 @@ impl Engine {
     pub fn side_to_move(&self) -> Option<Color> {
         self.game.as_ref().map(Board::side_to_move)
     }
+}
+
+/// The cores this process may run on (its affinity and quota counted): the most threads a thought uses.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// What a panic said, for the `MESSAGE` that tells of it.
@@ -766,11 +777,16 @@ mod tests {
     }
 
     #[test]
-    fn thread_num_is_capped_at_the_advertised_maximum() {
-        let mut engine = Engine::new(Arc::new(Forgetful::default()));
-        assert_eq!(engine.apply(Info::ThreadNum(MAX_THREADS)), None);
-        assert_eq!(engine.settings().thread_num, MAX_THREADS);
+    fn thread_num_is_capped_at_the_advertised_maximum_and_a_thought_at_the_cores() {
+        let player = Arc::new(Held::default());
+        let mut engine = Engine::new(player.clone());
+        assert_eq!(engine.apply(Info::ThreadNum(1)), None);
         assert!(engine.apply(Info::ThreadNum(MAX_THREADS + 1)).is_some(), "a capped value is reported");
         assert_eq!(engine.settings().thread_num, MAX_THREADS);
+        engine.new_game(15, 15).expect("START 15");
+        player.go.store(true, Ordering::SeqCst);
+        think_through(&mut engine, &player, |_| {});
+        let limits = player.limits.lock().unwrap().clone().expect("thought");
+        assert_eq!(limits.threads, cores(), "no more threads than cores");
     }
 }
