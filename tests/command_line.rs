@@ -74,6 +74,8 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--rule", "gomoku-ish"]);
     assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "0"]);
     assert_usage_error(&["match", "--engine", "a"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--nodes", "1,2,3"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--nodes", "1,x"]);
     assert_usage_error(&["match", "--bogus"]);
     assert_usage_error(&["play", "--rule", "gomoku"]);
     assert_usage_error(&["play", "--threads", "0"]);

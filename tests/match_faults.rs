@@ -15,11 +15,11 @@ use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Shard, Su
 fn fault_engine(name: &str) -> EngineSpec {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines").join(format!("{name}.sh"));
-    EngineSpec { name: name.to_string(), command: vec!["bash".into(), path.to_string_lossy().into_owned()] }
+    EngineSpec::new(name, vec!["bash".into(), path.to_string_lossy().into_owned()])
 }
 
 fn ours() -> EngineSpec {
-    EngineSpec { name: "quincunx".into(), command: vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()] }
+    EngineSpec::new("quincunx", vec![env!("CARGO_BIN_EXE_pbrain-quincunx").into()])
 }
 
 /// Two games (one with each colour) of our engine against `fault`, with a watchdog: a runner that hangs
@@ -126,7 +126,7 @@ fn a_bad_first_start_answer_stops_the_match() {
 #[test]
 fn an_engine_that_cannot_start_stops_the_match() {
     let mut cfg = config("crash", Rules::default());
-    cfg.engines[1] = EngineSpec { name: "absent".into(), command: vec!["/nonexistent/engine".into()] };
+    cfg.engines[1] = EngineSpec::new("absent", vec!["/nonexistent/engine".into()]);
     match run(cfg) {
         Err(MatchError::EngineStart { engine, fault, .. }) => {
             assert_eq!((engine.as_str(), fault), ("absent", Fault::CannotStart));
@@ -157,5 +157,41 @@ fn an_engine_that_ignores_end_is_killed() {
     let left = std::process::Command::new("pgrep").args(["-f", "fault-engines/ignore_end.sh"]).output();
     if let Ok(out) = left {
         assert!(out.stdout.is_empty(), "left behind: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}
+
+/// Two first-free engines, each given its own node count, at 100 ms a move: `honour` answers at once
+/// when it got its count, `ignore` thinks 90% of its turn whatever it got.
+fn node_match(modes: [&str; 2]) -> Result<Summary, MatchError> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fault-engines/node_limit.sh");
+    let mut cfg = config("hang", Rules::default());
+    cfg.game.turn_ms = 100;
+    cfg.engines = modes
+        .iter()
+        .zip([1000, 2000])
+        .map(|(mode, nodes)| EngineSpec {
+            nodes: Some(nodes),
+            ..EngineSpec::new(
+                *mode,
+                vec!["bash".into(), path.to_string_lossy().into_owned(), mode.to_string()],
+            )
+        })
+        .collect();
+    run(cfg)
+}
+
+#[test]
+fn engines_that_honour_their_node_counts_play_on() {
+    let s = node_match(["honour", "honour"]).expect("the match runs");
+    assert_eq!(s.games, 2, "{}", s.render());
+}
+
+#[test]
+fn an_engine_that_ignores_its_node_count_stops_the_match() {
+    match node_match(["honour", "ignore"]) {
+        Err(MatchError::IgnoresNodes { engine, nodes, .. }) => {
+            assert_eq!((engine.as_str(), nodes), ("ignore", 2000))
+        }
+        other => panic!("expected the match refused, got {other:?}"),
     }
 }

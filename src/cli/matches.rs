@@ -77,8 +77,10 @@ a failure there stops the run with an error and no game played.
   --start-timeout MS  time to answer START (default 10000)
   --memory BYTES      INFO max_memory (default 367001600)
   --threads N         INFO thread_num per engine (default: not sent)
-  --nodes N           INFO max_node per engine: N nodes a move, so that a match of engines that
-                      honour it is the same under any load (default: not sent)
+  --nodes N[,N...]    INFO max_node: N nodes a move for every engine, or one count per engine in
+                      the order given (their counts for the same time, docs/strength.md), so that a
+                      match of engines that honour it is the same under any load; an engine whose
+                      answers take most of --turn all the same stops the match (default: not sent)
   --games N           games per pairing (default 2, or 2N with --openings-random N; each opening is
                       played twice, colours swapped)
   --openings FILE     openings, one a line, black first: offsets from the centre (dx,dy, dx,dy, ...)
@@ -263,6 +265,8 @@ struct MatchArgs {
     by_opening: bool,
     shard: Shard,
     results: Option<PathBuf>,
+    /// `--nodes`: one count for all, or one an engine.
+    nodes: Vec<u64>,
 }
 
 impl MatchArgs {
@@ -302,6 +306,7 @@ impl MatchArgs {
             by_opening: false,
             shard: Shard::WHOLE,
             results: None,
+            nodes: vec![],
         }
     }
 
@@ -321,7 +326,10 @@ impl MatchArgs {
             "--start-timeout" => game.start_timeout_ms = num(a, &value()?)?,
             "--memory" => game.max_memory = num(a, &value()?)?,
             "--threads" => game.threads = parse_threads(a, &value()?)?,
-            "--nodes" => game.max_nodes = whole(a, &value()?, 1)?,
+            "--nodes" => {
+                let v = value()?;
+                self.nodes = v.split(',').map(|n| whole(a, n, 1)).collect::<Result<_>>()?;
+            }
             "--games" => self.games = Some(whole(a, &value()?, 1)?),
             "--openings" => {
                 let path = value()?;
@@ -358,6 +366,20 @@ impl MatchArgs {
     fn config(mut self) -> Result<MatchConfig> {
         if self.engines.len() < 2 {
             bail!("a match needs at least two --engine");
+        }
+        match self.nodes[..] {
+            [] => {}
+            [n] => self.game.max_nodes = n,
+            ref each if each.len() == self.engines.len() => {
+                for (engine, &n) in self.engines.iter_mut().zip(each) {
+                    engine.nodes = Some(n);
+                }
+            }
+            ref each => bail!(
+                "--nodes: {} counts for {} engines (give one for all, or one an engine)",
+                each.len(),
+                self.engines.len()
+            ),
         }
         let game = &mut self.game;
         game.rules = self.choice.rules()?;
@@ -416,7 +438,7 @@ fn engine_spec(v: &str) -> Result<EngineSpec> {
     let name = std::path::Path::new(&command[0])
         .file_name()
         .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
-    Ok(EngineSpec { name, command })
+    Ok(EngineSpec::new(name, command))
 }
 
 /// The stones after which a game of `rules` on a board of `cells` points is a draw, when

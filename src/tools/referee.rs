@@ -146,6 +146,8 @@ pub struct GameResult {
 pub struct Seat {
     pub name: String,
     pub command: Vec<String>,
+    /// This engine's `INFO max_node`, instead of the game's (`GameSettings::max_nodes`).
+    pub max_nodes: Option<u64>,
     brain: Option<Brain>,
     /// The brain has had START and INFO (from [`Seat::start`]) and no game since: the next game uses
     /// that START instead of sending another.
@@ -154,7 +156,7 @@ pub struct Seat {
 
 impl Seat {
     pub fn new(name: String, command: Vec<String>) -> Seat {
-        Seat { name, command, brain: None, prepared: false }
+        Seat { name, command, max_nodes: None, brain: None, prepared: false }
     }
 
     /// Starts the brain and gives it START and INFO for the next game; `Err` is the fault (the brain
@@ -262,6 +264,7 @@ impl Seat {
 
 /// Sends START and the INFO lines; `Err` is the fault that loses the game.
 fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
+    let max_nodes = seat.max_nodes.unwrap_or(s.max_nodes);
     let brain = seat.brain(s.stderr).map_err(|e| (Fault::CannotStart, e))?;
     let start = if s.width == s.height {
         format!("START {}", s.width)
@@ -296,8 +299,8 @@ fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
     if s.threads > 0 {
         infos.push(format!("INFO thread_num {}", s.threads));
     }
-    if s.max_nodes > 0 {
-        infos.push(format!("INFO max_node {}", s.max_nodes));
+    if max_nodes > 0 {
+        infos.push(format!("INFO max_node {max_nodes}"));
     }
     for line in infos {
         brain.send(&line).map_err(|e| (Fault::Crash, e.to_string()))?;

@@ -40,7 +40,20 @@ use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_
 pub struct EngineSpec {
     pub name: String,
     pub command: Vec<String>,
+    /// Its `INFO max_node`, instead of the match's `GameSettings::max_nodes`.
+    pub nodes: Option<u64>,
 }
+
+impl EngineSpec {
+    pub fn new(name: impl Into<String>, command: Vec<String>) -> EngineSpec {
+        EngineSpec { name: name.into(), command, nodes: None }
+    }
+}
+
+/// Answers an engine has given before its answer times can tell that it ignores its node count.
+const NODE_CHECK_ANSWERS: u64 = 20;
+/// An engine whose answers take this share of the turn on average is not stopped by its node count.
+const NODE_CHECK_SHARE: f64 = 0.8;
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
@@ -181,6 +194,9 @@ pub enum MatchError {
     Output(OutputError),
     /// An engine could not be started or did not answer its first START with OK.
     EngineStart { engine: String, fault: Fault, detail: String },
+    /// An engine given a node count thinks for the whole turn all the same: it ignores
+    /// `INFO max_node` (or the count takes it longer than the turn), so the match would measure time.
+    IgnoresNodes { engine: String, nodes: u64, mean_ms: u64, turn_ms: u64 },
 }
 
 impl fmt::Display for MatchError {
@@ -194,6 +210,12 @@ impl fmt::Display for MatchError {
             MatchError::EngineStart { engine, fault, detail } => {
                 write!(f, "engine {engine} {fault} ({detail}); no game was played")
             }
+            MatchError::IgnoresNodes { engine, nodes, mean_ms, turn_ms } => write!(
+                f,
+                "engine {engine} ignores INFO max_node {nodes}: its answers took {mean_ms} ms on average of a \
+                 {turn_ms} ms turn (if the count just takes longer than the turn, give a longer --turn); the \
+                 match was stopped"
+            ),
         }
     }
 }
@@ -375,6 +397,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         summary: Mutex::new(summary),
         stop: AtomicBool::new(false),
         start_error: Mutex::new(None),
+        node_error: Mutex::new(None),
         started: Barrier::new(workers),
         began: Instant::now(),
     };
@@ -407,6 +430,8 @@ struct Match<'a> {
     stop: AtomicBool,
     /// The first engine that could not start: no game is played.
     start_error: Mutex<Option<MatchError>>,
+    /// The first engine found to ignore its node count: the match stops.
+    node_error: Mutex<Option<MatchError>>,
     /// Every worker's engines started before any game.
     started: Barrier,
     began: Instant,
@@ -421,7 +446,11 @@ impl Match<'_> {
             .engines
             .iter()
             .zip(&self.names)
-            .map(|(e, name)| Seat::new(name.clone(), e.command.clone()))
+            .map(|(e, name)| {
+                let mut seat = Seat::new(name.clone(), e.command.clone());
+                seat.max_nodes = e.nodes;
+                seat
+            })
             .collect();
         self.start(&mut seats);
         self.started.wait();
@@ -459,6 +488,12 @@ impl Match<'_> {
         let written = self.recorder.write(job.number, &result.record);
         let mut s = lock(&self.summary);
         tally(&mut s, job, job.opening.map(|i| self.placed[i].0), &result);
+        for engine in [job.black, job.white] {
+            if let Some(e) = self.ignores_nodes(&s, engine) {
+                self.stop.store(true, Ordering::Relaxed);
+                lock(&self.node_error).get_or_insert(e);
+            }
+        }
         // A shard plays its part in full: whether the SPRT decides is for the merge of all the shards.
         if let Some(sprt) = self.cfg.sprt
             && self.cfg.shard.is_whole()
@@ -477,9 +512,29 @@ impl Match<'_> {
         }
     }
 
-    /// The summary once every worker is done, or why no game was played.
+    /// Whether `engine`, given a node count, answers as late as an engine that ignores it: on average
+    /// most of the turn, once it has answered enough to tell.
+    fn ignores_nodes(&self, s: &Summary, engine: usize) -> Option<MatchError> {
+        let nodes = self.cfg.engines[engine].nodes.unwrap_or(self.cfg.game.max_nodes);
+        let (t, turn_ms) = (&s.times[engine], self.cfg.game.turn_ms);
+        if nodes == 0 || turn_ms == 0 || t.answers < NODE_CHECK_ANSWERS {
+            return None;
+        }
+        let mean_ms = t.total_us / t.answers / 1000;
+        (mean_ms as f64 >= NODE_CHECK_SHARE * turn_ms as f64).then(|| MatchError::IgnoresNodes {
+            engine: self.names[engine].clone(),
+            nodes,
+            mean_ms,
+            turn_ms,
+        })
+    }
+
+    /// The summary once every worker is done, or why no game was played or the match was stopped.
     fn finish(self) -> Result<Summary, MatchError> {
         if let Some(e) = self.start_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        if let Some(e) = self.node_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }
         let mut s = self.summary.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -799,7 +854,7 @@ mod tests {
     #[test]
     fn openings_that_do_not_fit_are_skipped_and_counted() {
         let cfg = MatchConfig {
-            engines: vec![EngineSpec { name: "a".into(), command: vec![] }; 2],
+            engines: vec![EngineSpec::new("a", vec![]); 2],
             gauntlet: false,
             game: GameSettings {
                 rules: Rules::default(),
