@@ -623,6 +623,10 @@ impl<W: Write> Session<W> {
     }
 }
 
+/// The iterations a move's `MESSAGE` lines show, the last ones: Piskvork shows each line in its window
+/// as it reads it, and the 60 lines of a lost position's 1 ms thought took it past its 1.3 s limit
+/// under Wine (a timeout, a lost game).
+const SHOWN_ITERATIONS: usize = 4;
 /// Realtime lines start at this depth (Rapfi's `REALTIME_MIN_DEPTH`): shallower ones flicker past.
 const REALTIME_DEPTH: i32 = 8;
 /// ...and a root move's lines only after this much thought (Rapfi's `REALTIME_MIN_ELAPSED`).
@@ -672,7 +676,8 @@ fn thought_lines(t: &Thought) -> Vec<String> {
         Some(Shortcut::Vct(line)) => lines.push(format!("VCT win: {}", moves(line))),
         Some(Shortcut::Weight(w)) => lines.push(format!("weights: {mv} weight {w}")),
     }
-    for it in &t.iterations {
+    let shown = t.iterations.len().saturating_sub(SHOWN_ITERATIONS);
+    for it in &t.iterations[shown..] {
         lines.push(if it.partial {
             format!("depth {} (partial) best {}", it.depth, it.best.notation())
         } else {
