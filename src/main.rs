@@ -16,6 +16,7 @@ use quincunx::search::SearchPlayer;
 
 use cli::analyze::analyze_command;
 use cli::bench::{BENCH_USAGE, parse_bench};
+use cli::label::label_command;
 use cli::matches::match_command;
 use cli::openings::openings_command;
 use cli::params::SearchChoice;
@@ -43,6 +44,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        [--engine CMD] [--svg DIR | --no-svg] [--out FILE] FILE... (analyze --help)
        pbrain-quincunx selfplay --games N --out FILE [--rule R,...] [--size N,...] [--nodes N | --time MS]
                        [--seed S] [--shard K/N] [--concurrency C] (selfplay --help)
+       pbrain-quincunx label --out FILE [--nodes N] [--per-game P] [--seed S] [--shard K/N] GAMES...
+                       (label --help)
        pbrain-quincunx train --out MODEL [--from MODEL] [--lambda L] [--sigma T] [--epochs N] DATA...
                        (train --help)
        pbrain-quincunx tune --params NAME,... --iterations N --state FILE [--start NAME=V,...] (tune --help)
@@ -141,6 +144,7 @@ fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
         Some("analyze") => return analyze_command(&args[1..]),
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("train") => return train_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("label") => return label_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         #[cfg(feature = "board")]
         Some("serve") => return cli::serve::serve_command(&args[1..]).map(|()| ExitCode::SUCCESS),
@@ -202,6 +206,7 @@ const BRAIN_WORDS: &[&str] = &[
     "analyze",
     "selfplay",
     "train",
+    "label",
     "tune",
     "params",
     "serve",

@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod elo;
+pub mod label;
 pub mod opening;
 pub mod opening_gen;
 pub mod play;

@@ -139,6 +139,16 @@ pub struct Gathered {
     pub not_quiet: usize,
 }
 
+/// The pattern tables of `rules`, built once per rule set in `cache`; `None` where there are none.
+pub fn patterns_for(cache: &mut HashMap<Rules, Arc<Patterns>>, rules: &Rules) -> Option<Arc<Patterns>> {
+    if let Some(p) = cache.get(rules) {
+        return Some(Arc::clone(p));
+    }
+    let p = Arc::new(Patterns::new(rules)?);
+    cache.insert(*rules, Arc::clone(&p));
+    Some(p)
+}
+
 /// The quiet positions of `games` (Pente's left out: its evaluation is not the model's), each once.
 pub fn gather(games: &[GameRecord]) -> Gathered {
     let mut patterns: HashMap<Rules, Arc<Patterns>> = HashMap::new();
@@ -149,13 +159,7 @@ pub fn gather(games: &[GameRecord]) -> Gathered {
             continue;
         }
         let Some(positions) = game.positions() else { continue };
-        let pats = match patterns.get(&game.rules) {
-            Some(p) => Arc::clone(p),
-            None => match Patterns::new(&game.rules) {
-                Some(p) => Arc::clone(patterns.entry(game.rules).or_insert(Arc::new(p))),
-                None => continue,
-            },
-        };
+        let Some(pats) = patterns_for(&mut patterns, &game.rules) else { continue };
         g.games += 1;
         let held_out = game.index % 10 == 0;
         for (k, (board, score, result)) in positions.into_iter().enumerate() {
