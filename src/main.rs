@@ -16,6 +16,7 @@ use quincunx::search::SearchPlayer;
 
 use cli::analyze::analyze_command;
 use cli::bench::{BENCH_USAGE, parse_bench};
+use cli::calibrate::calibrate_command;
 use cli::label::label_command;
 use cli::matches::match_command;
 use cli::openings::openings_command;
@@ -35,6 +36,7 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
        pbrain-quincunx params
        pbrain-quincunx match --engine CMD [--name NAME] --engine CMD [--name NAME] ... [options]
        pbrain-quincunx match --merge FILE... [--by-opening]
+       pbrain-quincunx calibrate --engine CMD ... --positions FILE [--nodes N] [--ms MS] (calibrate --help)
        pbrain-quincunx match --help
        pbrain-quincunx script [--engine CMD] [-v] FILE...
        pbrain-quincunx play [--rule R] [--size N] [--time MS] [--seed N] [--resume FILE] (play --help)
@@ -145,6 +147,7 @@ fn run(args: &[String], log_to_stderr: bool) -> Result<ExitCode> {
         Some("selfplay") => return selfplay_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("train") => return train_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("label") => return label_command(&args[1..]).map(|()| ExitCode::SUCCESS),
+        Some("calibrate") => return calibrate_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         Some("tune") => return tune_command(&args[1..]).map(|()| ExitCode::SUCCESS),
         #[cfg(feature = "board")]
         Some("serve") => return cli::serve::serve_command(&args[1..]).map(|()| ExitCode::SUCCESS),
@@ -207,6 +210,7 @@ const BRAIN_WORDS: &[&str] = &[
     "selfplay",
     "train",
     "label",
+    "calibrate",
     "tune",
     "params",
     "serve",

@@ -22,6 +22,7 @@ macro_rules! outln {
 
 pub mod analyze;
 pub mod bench;
+pub mod calibrate;
 pub mod label;
 pub mod matches;
 pub mod openings;

@@ -8,6 +8,7 @@
 //! imports these.
 
 pub mod analyze;
+pub mod calibrate;
 pub mod elo;
 pub mod label;
 pub mod opening;
