@@ -1,14 +1,14 @@
 //! `pbrain-quincunx label`: the command line of deep labels for training.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use quincunx::tools::label::{self, LabelConfig, Tally};
-use quincunx::tools::selfplay::{self, RunError};
+use quincunx::tools::selfplay;
 use quincunx::tools::tournament::Shard;
 
+use crate::cli::selfplay::continue_file;
 use crate::cli::{num, unknown_option, usage, whole};
 
 const LABEL_USAGE: &str = "\
@@ -82,29 +82,8 @@ pub fn label_command(args: &[String]) -> Result<()> {
         games.extend(selfplay::read_file(&text).with_context(|| format!("{}", path.display()))?.1);
     }
     let header = cfg.header();
-    let existing = match std::fs::read_to_string(&out) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", out.display())),
-    };
-    let (found, labels) = selfplay::read_file(&existing).with_context(|| format!("{}", out.display()))?;
-    if let Some(found) = found
-        && found != header
-    {
-        bail!("{}: {}", out.display(), RunError::OtherRun { found, expected: header });
-    }
+    let (labels, mut file) = continue_file(&out, &header)?;
     let done = label::done(&labels);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&out)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    if existing.is_empty() {
-        writeln!(file, "{header}")?;
-    } else if !existing.ends_with('\n') {
-        // A line cut by a stop: the next label starts on a line of its own.
-        writeln!(file)?;
-    }
     let started = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
     let progress = |t: &Tally| {

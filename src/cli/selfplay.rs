@@ -2,13 +2,13 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use quincunx::game::rules::Rules;
 use quincunx::tools::random::clock_seed;
-use quincunx::tools::selfplay::{self, SelfplayConfig, Tally};
+use quincunx::tools::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 use quincunx::tools::tournament::Shard;
 use quincunx::tools::{default_side, opening_gen};
 
@@ -136,29 +136,8 @@ pub fn selfplay_command(args: &[String]) -> Result<()> {
         return Ok(());
     };
     let header = cfg.header();
-    let existing = match std::fs::read_to_string(&out) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", out.display())),
-    };
-    let (found, games) = selfplay::read_file(&existing).with_context(|| format!("{}", out.display()))?;
-    if let Some(found) = found
-        && found != header
-    {
-        bail!("{}: {}", out.display(), selfplay::RunError::OtherRun { found, expected: header });
-    }
+    let (games, mut file) = continue_file(&out, &header)?;
     let done: BTreeSet<usize> = games.iter().map(|g| g.index).collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&out)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    if existing.is_empty() {
-        writeln!(file, "{header}")?;
-    } else if !existing.ends_with('\n') {
-        // A line cut by a stop: the next game starts on a line of its own.
-        writeln!(file)?;
-    }
     let started = Instant::now();
     let last = std::sync::Mutex::new(Instant::now());
     let resumed = done.len();
@@ -172,6 +151,35 @@ pub fn selfplay_command(args: &[String]) -> Result<()> {
     let tally = selfplay::run(&cfg, &done, concurrency, &mut file, &progress)?;
     eprintln!("{}", progress_line(&tally, resumed, cfg.games, started.elapsed()));
     Ok(())
+}
+
+/// Opens the file of a resumable run of game lines (`selfplay`, `label`) to go on with it: the lines it
+/// holds, and the file to append to, its header written when it is new and a line cut by a stop
+/// closed. A file whose header names another run is refused: two runs never mix in one file.
+pub fn continue_file(out: &Path, header: &str) -> Result<(Vec<GameRecord>, std::fs::File)> {
+    let existing = match std::fs::read_to_string(out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", out.display())),
+    };
+    let (found, lines) = selfplay::read_file(&existing).with_context(|| format!("{}", out.display()))?;
+    if let Some(found) = found
+        && found != header
+    {
+        bail!("{}: {}", out.display(), selfplay::RunError::OtherRun { found, expected: header.to_string() });
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    if existing.is_empty() {
+        writeln!(file, "{header}")?;
+    } else if !existing.ends_with('\n') {
+        // A line cut by a stop: the next one starts on a line of its own.
+        writeln!(file)?;
+    }
+    Ok((lines, file))
 }
 
 fn progress_line(t: &Tally, resumed: usize, games: usize, elapsed: Duration) -> String {

@@ -25,7 +25,7 @@ use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::random::Rng;
-use crate::tools::selfplay::{GameRecord, RunError};
+use crate::tools::selfplay::{GameRecord, RunError, write_line};
 use crate::tools::tournament::Shard;
 use crate::tools::train;
 
@@ -145,15 +145,10 @@ pub fn run(
             scope.spawn(|| {
                 while let Some(&(game, k)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let made = label(game, k, cfg.nodes);
-                    if let Some(l) = &made {
-                        let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-                        if let Err(e) = writeln!(out, "{l}").and_then(|()| out.flush()) {
-                            failure
-                                .lock()
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .get_or_insert(RunError::Io(e));
-                            return;
-                        }
+                    if let Some(l) = &made
+                        && !write_line(&out, l, &failure)
+                    {
+                        return;
                     }
                     let now = {
                         let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);

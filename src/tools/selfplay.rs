@@ -380,6 +380,23 @@ pub fn play_game(
     }
 }
 
+/// Writes `line` whole to a run's file shared by its workers, and flushes it, so that a stop loses only
+/// what is under way; false (the error kept in `failure` unless one is already) when it cannot.
+pub fn write_line(
+    out: &Mutex<&mut (dyn Write + Send)>,
+    line: &dyn fmt::Display,
+    failure: &Mutex<Option<RunError>>,
+) -> bool {
+    let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(RunError::Io(e));
+            false
+        }
+    }
+}
+
 /// Plays the run's games that `done` lacks (of this shard), `workers` at a time, each written to `out`
 /// as it ends; `progress` is told of each game. Returns the tally of the games played now.
 pub fn run(
@@ -420,12 +437,7 @@ pub fn run(
                     let players = [&SearchPlayer::default(), &SearchPlayer::default()];
                     let size = (batch.width, batch.height);
                     let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
-                    let written = {
-                        let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-                        writeln!(out, "{game}").and_then(|()| out.flush())
-                    };
-                    if let Err(e) = written {
-                        failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(RunError::Io(e));
+                    if !write_line(&out, &game, &failure) {
                         return;
                     }
                     let now = {
