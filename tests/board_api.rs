@@ -76,7 +76,7 @@ fn bad_requests_are_refused_and_change_nothing() {
         ("/api/undo", "{}"),
         ("/api/mode", r#"{"mode": "analyse", "nbest": 0}"#),
         ("/api/setup", r#"{"point": "a1", "stone": "green"}"#),
-        ("/api/record", "(;GM[4]SZ[15];B[hh];W[hh])"),
+        ("/api/record", r#"{"text": "(;GM[4]SZ[15];B[hh];W[hh])"}"#),
         ("/api/chart", r#"{"time_ms": 0}"#),
     ] {
         let (status, answer) = server.post(path, body);
@@ -103,7 +103,7 @@ fn bad_requests_are_refused_and_change_nothing() {
 fn records_are_opened_and_saved() {
     let server = Server::start(&[]);
     let sgf = "(;GM[4]FF[4]SZ[15]RU[1]PB[one]PW[two];B[hh];W[ii];B[ih])";
-    let (status, s) = server.post("/api/record", sgf);
+    let (status, s) = server.post_record(sgf);
     assert_eq!(status, 200, "{s}");
     assert_eq!((s["rule"].as_str(), s["cursor"].as_u64(), stones(&s)), (Some("exact"), Some(3), 3));
     let (status, psq) = server.get("/api/record?format=psq");
@@ -115,9 +115,9 @@ fn records_are_opened_and_saved() {
     let (_, s) = server.post("/api/goto", r#"{"ply": 1}"#);
     assert_eq!((s["cursor"].as_u64(), s["moves"].as_array().unwrap().len()), (Some(1), 3));
     // A PSQ and a move list open too.
-    let (status, s) = server.post("/api/record", "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n");
+    let (status, s) = server.post_record("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n");
     assert_eq!((status, stones(&s)), (200, 2));
-    let (status, s) = server.post("/api/record", "h8i9j10");
+    let (status, s) = server.post_record("h8i9j10");
     assert_eq!((status, stones(&s)), (200, 3));
 }
 
@@ -141,7 +141,7 @@ fn pente_counts_captures() {
 #[test]
 fn analysis_lists_the_best_moves_until_stopped_and_the_chart_follows_the_game() {
     let server = Server::start(&[]);
-    server.post("/api/record", "h8i9h9i8h10");
+    server.post_record("h8i9h9i8h10");
     let (status, _) = server.post("/api/mode", r#"{"mode": "analyse", "nbest": 2}"#);
     assert_eq!(status, 200);
     let s = server.wait_for("two best moves", |s| s["lines"].as_array().is_some_and(|l| l.len() == 2));
@@ -162,7 +162,7 @@ fn analysis_lists_the_best_moves_until_stopped_and_the_chart_follows_the_game() 
 fn closing_the_last_page_stops_the_thought_and_ctrl_c_the_server() {
     let server = Server::start(&[]);
     let page = server.open_events();
-    server.post("/api/record", "h8i9h9");
+    server.post_record("h8i9h9");
     server.post("/api/mode", r#"{"mode": "analyse"}"#);
     server.wait_for("the analysis", |s| s["thinking"] == "analysis" && !s["best"].is_null());
     drop(page);
@@ -186,4 +186,70 @@ fn another_brain_plays_behind_the_board_and_ctrl_c_stops_the_server() {
     server.post("/api/mode", r#"{"mode": "analyse", "nbest": 2}"#);
     server.wait_for("the brain's two best moves", |s| s["lines"].as_array().is_some_and(|l| l.len() == 2));
     assert!(server.interrupt().success());
+}
+
+/// Another site's page may send requests to the board (a form, a `text/plain` fetch), and a name of
+/// its own may resolve to 127.0.0.1 (DNS rebinding): the board refuses both, and changes nothing,
+/// while its own page's requests work.
+#[test]
+fn only_the_board_s_own_page_may_change_the_game() {
+    let server = Server::start(&[]);
+    server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "both"}"#);
+    server.post("/api/move", r#"{"point": "h8"}"#);
+    let before = server.state();
+    let addr = server.addr().to_string();
+    let own = format!("Host: {addr}\r\n");
+    let record = r#"{"text": "h8i9j10"}"#;
+    for (what, head, body, want) in [
+        (
+            "another Origin",
+            format!(
+                "POST /api/record HTTP/1.1\r\n{own}Origin: http://evil.example\r\nContent-Type: application/json\r\n"
+            ),
+            record,
+            403,
+        ),
+        (
+            "another Origin, no body",
+            format!("POST /api/undo HTTP/1.1\r\n{own}Origin: http://evil.example\r\n"),
+            "",
+            403,
+        ),
+        (
+            "a text/plain body",
+            format!("POST /api/record HTTP/1.1\r\n{own}Content-Type: text/plain\r\n"),
+            "h8i9j10",
+            415,
+        ),
+        (
+            "a form",
+            format!("POST /api/move HTTP/1.1\r\n{own}Content-Type: application/x-www-form-urlencoded\r\n"),
+            "point=a1",
+            415,
+        ),
+        ("a foreign Host", "POST /api/undo HTTP/1.1\r\nHost: evil.example:80\r\n".into(), "", 403),
+        (
+            "a foreign Host reading",
+            "GET /api/state HTTP/1.1\r\nHost: rebound.example:8080\r\n".into(),
+            "",
+            403,
+        ),
+        ("no Host", "GET /api/state HTTP/1.0\r\n".into(), "", 403),
+    ] {
+        let (status, answer) = common::board::exchange(&addr, &head, body);
+        assert_eq!(status, want, "{what}: {answer}");
+        let now = server.state();
+        assert_eq!((&now["moves"], &now["stones"]), (&before["moves"], &before["stones"]), "{what}");
+    }
+    // The page's own requests: its Origin, JSON; localhost names the same server.
+    let port = addr.rsplit_once(':').map(|(_, p)| p).unwrap();
+    for host in [addr.clone(), format!("localhost:{port}")] {
+        let head = format!(
+            "POST /api/undo HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nContent-Type: application/json\r\n"
+        );
+        let (status, answer) = common::board::exchange(&addr, &head, "{}");
+        assert_eq!(status, 200, "{host}: {answer}");
+        server.post("/api/move", r#"{"point": "h8"}"#);
+    }
+    assert!(server.terminate().success(), "SIGTERM stops the board cleanly");
 }

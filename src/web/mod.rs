@@ -33,7 +33,18 @@ pub struct ServeOptions {
 /// States kept for a page that reads the event stream slowly before it is sent the latest instead.
 const BACKLOG: usize = 64;
 
-/// Serves the board until Ctrl-C; `ready` is told the address once it listens.
+/// Resolves when the process is asked to terminate (SIGTERM, as `kill` and service managers ask);
+/// never where there is no such signal.
+async fn terminated() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        term.recv().await;
+        return;
+    }
+    std::future::pending::<()>().await
+}
+
+/// Serves the board until Ctrl-C or SIGTERM; `ready` is told the address once it listens.
 pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -44,7 +55,8 @@ pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> 
         let listener = tokio::net::TcpListener::bind((opts.host, opts.port))
             .await
             .with_context(|| format!("cannot listen on {}:{}", opts.host, opts.port))?;
-        ready(listener.local_addr()?);
+        let address = listener.local_addr()?;
+        ready(address);
         let engine: Arc<dyn Engine> = match &opts.engine {
             Some(cmd) => Arc::new(Other::new(cmd.clone(), opts.threads)),
             None => Arc::new(Own::new(opts.threads)),
@@ -54,8 +66,9 @@ pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> 
         let session = Session::start(engine, Box::new(move |json| drop(publish.send(json))));
         let app = App { session: Arc::clone(&session), events };
         tokio::select! {
-            served = axum::serve(listener, router(app)).into_future() => served.context("the server failed")?,
+            served = axum::serve(listener, router(app, address.port())).into_future() => served.context("the server failed")?,
             _ = tokio::signal::ctrl_c() => log::info!("Ctrl-C: the board stops"),
+            _ = terminated() => log::info!("SIGTERM: the board stops"),
         }
         session.close();
         Ok(())

@@ -5,6 +5,12 @@
 //! `{"error": ...}` (or axum's own text for a body that is not the JSON asked for) and changes nothing;
 //! no handler panics on what a request holds; each page's event stream counts as a watcher while it is
 //! open (see `session`).
+//!
+//! What it trusts ([`guard`]): a request for the server's own address (a `Host` of an IP address or
+//! `localhost`, on its port: a name of someone else's is DNS rebinding), a change coming from its own
+//! page (an `Origin`, which browsers send with every POST, equal to that address; a tool that sends
+//! none is no browser page), and a body in JSON (no form or `text/plain` body, which other sites may
+//! send without asking). Anything else is refused with 403 or 415 before any handler runs.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -35,8 +41,8 @@ pub struct App {
     pub events: broadcast::Sender<String>,
 }
 
-/// The routes.
-pub fn router(app: App) -> Router {
+/// The routes, behind [`guard`] for a server listening on `port`.
+pub fn router(app: App, port: u16) -> Router {
     Router::new()
         .route("/", get(|| async { Html(INDEX) }))
         .route(
@@ -55,7 +61,67 @@ pub fn router(app: App) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/record", get(save).post(load))
         .route("/api/chart", post(chart))
+        .layer(axum::middleware::from_fn_with_state(port, guard))
         .with_state(app)
+}
+
+/// Refuses what does not come from the board's own page (see the module's doc).
+async fn guard(
+    State(port): State<u16>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match trusted(req.headers(), req.method(), port) {
+        Ok(()) => next.run(req).await,
+        Err((status, why)) => refused(status, why),
+    }
+}
+
+/// Whether a request may reach the board: its `Host`, its `Origin` and its body's type.
+fn trusted(
+    h: &header::HeaderMap,
+    method: &axum::http::Method,
+    port: u16,
+) -> Result<(), (StatusCode, String)> {
+    let text = |name| h.get(name).map(|v| v.to_str().unwrap_or("?"));
+    let host = text(header::HOST).unwrap_or("");
+    if !own_address(host, port) {
+        return Err((
+            StatusCode::FORBIDDEN,
+            format!("the board answers at its own address, not '{}'", clip(host)),
+        ));
+    }
+    if method == axum::http::Method::GET || method == axum::http::Method::HEAD {
+        return Ok(());
+    }
+    if let Some(origin) = text(header::ORIGIN)
+        && origin != format!("http://{host}")
+    {
+        return Err((
+            StatusCode::FORBIDDEN,
+            format!("a change must come from the board's page, not '{}'", clip(origin)),
+        ));
+    }
+    let has_body = text(header::CONTENT_LENGTH).is_some_and(|n| n.trim() != "0")
+        || h.contains_key(header::TRANSFER_ENCODING);
+    let json = text(header::CONTENT_TYPE).is_some_and(|t| {
+        t.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    });
+    if has_body && !json {
+        return Err((
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "a request's body is JSON (Content-Type: application/json)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `host` (a `Host` header) names this server: an IP address or `localhost`, on `port`.
+fn own_address(host: &str, port: u16) -> bool {
+    let Some((name, p)) = host.rsplit_once(':') else { return false };
+    let name = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(name);
+    p.parse::<u16>() == Ok(port)
+        && (name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok())
 }
 
 fn json(body: String) -> Response {
@@ -298,7 +364,15 @@ async fn save(State(app): State<App>, Query(q): Query<SaveQuery>) -> Response {
 /// The largest record read, bytes.
 const MAX_RECORD: usize = 1 << 20;
 
-async fn load(State(app): State<App>, body: String) -> Response {
+/// A record to open: its text, in any format the board reads.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoadRecord {
+    text: String,
+}
+
+async fn load(State(app): State<App>, axum::Json(req): axum::Json<LoadRecord>) -> Response {
+    let body = req.text;
     if body.len() > MAX_RECORD {
         return refused(StatusCode::PAYLOAD_TOO_LARGE, "a record is at most 1 MiB");
     }

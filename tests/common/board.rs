@@ -35,6 +35,11 @@ impl Server {
         Server { child, addr }
     }
 
+    /// The address it listens on, `127.0.0.1:PORT`.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
@@ -72,6 +77,11 @@ impl Server {
         (status, serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)))
     }
 
+    /// Opens a record, as the page sends it: its text in JSON.
+    pub fn post_record(&self, text: &str) -> (u16, serde_json::Value) {
+        self.post("/api/record", &serde_json::json!({ "text": text }).to_string())
+    }
+
     pub fn state(&self) -> serde_json::Value {
         serde_json::from_str(&self.get("/api/state").1).expect("the state is JSON")
     }
@@ -90,14 +100,23 @@ impl Server {
     }
 
     /// Sends Ctrl-C's signal and waits for the exit.
-    pub fn interrupt(mut self) -> std::process::ExitStatus {
-        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+    pub fn interrupt(self) -> std::process::ExitStatus {
+        self.signal("-INT")
+    }
+
+    /// Asks the server to terminate (SIGTERM) and waits for it to exit.
+    pub fn terminate(self) -> std::process::ExitStatus {
+        self.signal("-TERM")
+    }
+
+    fn signal(mut self, which: &str) -> std::process::ExitStatus {
+        let _ = Command::new("kill").args([which, &self.child.id().to_string()]).status();
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "the server did not stop on Ctrl-C");
+            assert!(Instant::now() < deadline, "the server did not stop on {which}");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -113,15 +132,19 @@ impl Drop for Server {
 /// `(status, body)` of one HTTP/1.1 request to `addr`, on a connection of its own; `body` is its
 /// content type and text.
 pub fn http(addr: &str, method: &str, path: &str, body: Option<(&str, &str)>) -> (u16, String) {
+    let (kind, text) = body.unwrap_or(("text/plain", ""));
+    let head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\n");
+    exchange(addr, &head, text)
+}
+
+/// `(status, body)` of a request whose head (request line and headers, each ending in CR LF, without
+/// the length and the blank line) is `head`, sent to `addr` with `body`.
+pub fn exchange(addr: &str, head: &str, body: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("the server takes connections");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let (kind, text) = body.unwrap_or(("text/plain", ""));
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        text.len()
-    );
+    let head = format!("{head}Content-Length: {}\r\nConnection: close\r\n\r\n", body.len());
     s.write_all(head.as_bytes()).unwrap();
-    s.write_all(text.as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
     // Read by the answer's own length: a server may keep the connection open whatever was asked.
     let mut raw = vec![];
     let mut buf = [0u8; 16384];

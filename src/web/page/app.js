@@ -26,8 +26,8 @@ function colName(x) {
 async function request(path, body) {
   const opts = { method: "POST" };
   if (body !== undefined) {
-    opts.headers = { "Content-Type": typeof body === "string" ? "text/plain" : "application/json" };
-    opts.body = typeof body === "string" ? body : JSON.stringify(body);
+    opts.headers = { "Content-Type": "application/json" };
+    opts.body = JSON.stringify(body);
   }
   const r = await fetch(path, opts);
   const text = await r.text();
@@ -232,7 +232,7 @@ $("setup").onclick = () => request("/api/mode", { mode: "setup" });
 $("load").onclick = async () => {
   const f = $("file").files[0];
   const text = f ? await f.text() : $("recordtext").value;
-  if (text.trim()) request("/api/record", text);
+  if (text.trim()) request("/api/record", { text });
 };
 $("chartbtn").onclick = () => request("/api/chart", { time_ms: Number($("charttime").value) });
 $("chart").addEventListener("click", (evt) => {
