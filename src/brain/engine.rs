@@ -21,7 +21,7 @@ use crate::brain::analysis::{self, Answer, Task};
 use crate::brain::swap2::{self, Swap2Answer};
 use crate::game::board::{Board, BoardError, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules};
-use crate::player::timeman::{Budget, Clock};
+use crate::player::timeman::{Budget, Clock, UNLIMITED_LEFT};
 use crate::player::{DEFAULT_MEMORY, Limits, MAX_THREADS, Player, Watch};
 
 /// One typed `INFO` setting (the protocol parses the text).
@@ -170,6 +170,11 @@ pub struct Engine {
     worker: Option<JoinHandle<()>>,
     /// The rules changed while a thought was under way: they take effect when it ends.
     rules_changed: bool,
+    /// When the thought under way (or the last) was taken up.
+    thought_started: Instant,
+    /// The match clock before our last move and what we thought on it, ms: the next `time_left` tells
+    /// what the manager's clock lost beyond our thought (`Clock::observe`).
+    last_move: Option<(i64, i64)>,
 }
 
 impl Engine {
@@ -182,6 +187,8 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             worker: None,
             rules_changed: false,
+            thought_started: Instant::now(),
+            last_move: None,
         }
     }
 
@@ -231,6 +238,8 @@ impl Engine {
         }
         self.game = Some(board);
         self.settings.captures = None;
+        // A new game's clock starts afresh: the last move's says nothing of it.
+        self.last_move = None;
         Ok(())
     }
 
@@ -255,7 +264,14 @@ impl Engine {
                 }
             }
             Info::TimeoutMatch(v) => s.clock.timeout_match = v,
-            Info::TimeLeft(v) => s.clock.time_left = Some(v),
+            Info::TimeLeft(v) => {
+                if let Some((before, spent)) = self.last_move.take()
+                    && v != UNLIMITED_LEFT
+                {
+                    s.clock.observe(before, v, spent);
+                }
+                s.clock.time_left = Some(v);
+            }
             Info::MaxMemory(v) => s.max_memory = v,
             Info::GameType(v) => s.game_type = v,
             Info::Folder(v) => s.folder = Some(v),
@@ -461,6 +477,7 @@ impl Engine {
                 if s.max_memory > 0 { s.max_memory } else { DEFAULT_MEMORY },
             )
         };
+        self.thought_started = start;
         let rules = self.rules;
         let player = Arc::clone(&self.player);
         let stop = Arc::clone(&self.stop);
@@ -497,6 +514,8 @@ impl Engine {
             let _ = h.join();
         }
         let played = self.play_answer(answer);
+        let spent = self.thought_started.elapsed().as_millis().min(i64::MAX as u128) as i64;
+        self.last_move = self.settings.clock.time_left.filter(|&l| l != UNLIMITED_LEFT).map(|l| (l, spent));
         // Rules sent during the thought apply from now on: the move played was found under the old.
         if std::mem::take(&mut self.rules_changed) {
             self.update_rules();
@@ -693,6 +712,25 @@ mod tests {
         assert_eq!(player.clears_while_thinking.load(Ordering::SeqCst), 0, "the search still writes it");
         assert_eq!(player.clears.load(Ordering::SeqCst), 1, "cleared once the thought is over");
         assert_eq!(engine.rules(), Rules::from_mask(4, 5).0, "renju from the next thought on");
+    }
+
+    #[test]
+    fn the_match_clock_s_loss_beyond_our_thought_is_learnt_move_by_move() {
+        let player = Arc::new(Held::default());
+        let mut engine = Engine::new(player.clone());
+        engine.new_game(15, 15).expect("START 15");
+        player.go.store(true, Ordering::SeqCst);
+        engine.apply(Info::TimeLeft(10_000));
+        let before = engine.settings().clock.overhead;
+        think_through(&mut engine, &player, |_| {});
+        // The manager's clock lost half a second on a move we answered at once.
+        engine.apply(Info::TimeLeft(9_500));
+        let after = engine.settings().clock.overhead;
+        assert!(after > before + 80, "{before} -> {after}");
+        // A new game's first time_left is no move's cost.
+        engine.new_game(15, 15).expect("START 15");
+        engine.apply(Info::TimeLeft(1_000));
+        assert_eq!(engine.settings().clock.overhead, after);
     }
 
     #[test]

@@ -20,11 +20,10 @@ use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
-use std::time::Instant;
 
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{Rules, Verdict};
-use crate::player::timeman::{Budget, Clock};
+use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::opening_gen::{self, GenConfig};
@@ -342,11 +341,7 @@ pub fn play_game(
             MoveLimit::Nodes(n) => {
                 Limits { max_nodes: Some(n), ..Limits::new(Budget::unlimited(), 1, MEMORY) }
             }
-            MoveLimit::Time(t) => {
-                let clock = Clock { timeout_turn: t as i64, timeout_match: 0, time_left: None };
-                let budget = Budget::new(&clock, Instant::now(), board.empty_count());
-                Limits::new(budget, 1, MEMORY)
-            }
+            MoveLimit::Time(t) => Limits::new(Budget::per_move(t, board.empty_count()), 1, MEMORY),
         };
         let thought = players[side.index()].think(&board, &rules, &limits, &AtomicBool::new(false));
         let Some(p) = thought.mv.filter(|&p| board.is_empty(p)) else {

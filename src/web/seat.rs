@@ -9,12 +9,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use std::time::Instant;
-
 use crate::brain::analysis::{self, Task};
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
-use crate::player::timeman::{Budget, Clock};
+use crate::player::timeman::Budget;
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Progress, Watch};
 use crate::search::SearchPlayer;
 use crate::tools::analyze::judge::{self, Judge};
@@ -121,8 +119,7 @@ impl Engine for Own {
         };
         match job.limit {
             Limit::Move(ms) => {
-                let clock = Clock { timeout_turn: ms as i64, timeout_match: 0, time_left: None };
-                let budget = Budget::new(&clock, Instant::now(), board.empty_count());
+                let budget = Budget::per_move(ms, board.empty_count());
                 let task = if job.nbest > 1 { Task::NBest(job.nbest) } else { Task::Move };
                 let answer = analysis::run(&self.player, board, rules, &limits(budget, None), stop, task);
                 if !answer.lines.is_empty() {

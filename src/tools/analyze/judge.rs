@@ -7,12 +7,11 @@
 //! the position's worth past the reply.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::eval::score::{WIN, WIN_THRESHOLD};
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
-use crate::player::timeman::{Budget, Clock};
+use crate::player::timeman::Budget;
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::process::StderrMode;
@@ -65,8 +64,7 @@ impl Judge for Search {
 
     fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
         // A position's time is a move's time as a manager would give it, safety margin and all.
-        let clock = Clock { timeout_turn: self.time_ms as i64, timeout_match: 0, time_left: None };
-        let budget = Budget::new(&clock, Instant::now(), board.empty_count());
+        let budget = Budget::per_move(self.time_ms, board.empty_count());
         let limits = Limits::new(budget, self.threads, DEFAULT_MEMORY / 4);
         let thought = self.player.think(board, rules, &limits, &AtomicBool::new(false));
         let proof = match thought.shortcut {

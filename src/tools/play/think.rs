@@ -62,10 +62,8 @@ pub(super) fn think(
     let started = Instant::now();
     let rules = t.cfg.rules;
     let stop = AtomicBool::new(false);
-    let clock = match t.cfg.depth {
-        Some(_) => Clock { timeout_turn: 0, timeout_match: 0, time_left: None },
-        None => Clock { timeout_turn: t.cfg.time_ms as i64, timeout_match: 0, time_left: None },
-    };
+    // With a depth limit the depth alone ends the thought.
+    let clock = Clock::per_move(if t.cfg.depth.is_some() { 0 } else { t.cfg.time_ms });
     let limits = Limits {
         max_depth: t.cfg.depth,
         ..Limits::new(
