@@ -10,7 +10,8 @@ use std::time::Duration;
 use quincunx::game::rules::Rules;
 use quincunx::tools::process::StderrMode;
 use quincunx::tools::referee::{Fault, GameSettings};
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Shard, Summary, run_match};
+use quincunx::tools::shard::Shard;
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
 
 fn fault_engine(name: &str) -> EngineSpec {
     let path =

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use quincunx::tools::label::{self, LabelConfig, Tally};
 use quincunx::tools::selfplay;
-use quincunx::tools::tournament::Shard;
+use quincunx::tools::shard::Shard;
 
 use crate::cli::selfplay::continue_file;
 use crate::cli::{num, unknown_option, usage, whole};

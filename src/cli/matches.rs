@@ -11,7 +11,8 @@ use quincunx::tools::opening_gen::GenConfig;
 use quincunx::tools::process::{StderrMode, split_command};
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::referee::GameSettings;
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, Shard, run_match};
+use quincunx::tools::shard::Shard;
+use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 
 use crate::cli::{
     GAME_FLAGS, GameChoice, SQUARES, check_gen, num, parse_threads, stderr_mode, stone_range, unknown_option,

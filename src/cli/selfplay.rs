@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use quincunx::game::rules::Rules;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::{self, GameRecord, SelfplayConfig, Tally};
-use quincunx::tools::tournament::Shard;
+use quincunx::tools::shard::Shard;
 use quincunx::tools::{default_side, opening_gen};
 
 use crate::cli::{GameChoice, num, stone_range, unknown_option, usage, whole};

@@ -11,7 +11,7 @@ use quincunx::tools::opening_gen;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::MoveLimit;
 use quincunx::tools::selfplay::RunError;
-use quincunx::tools::tournament::Shard;
+use quincunx::tools::shard::Shard;
 use quincunx::tools::tune::{self, Schedule, TuneConfig, header_field};
 
 use crate::cli::{GameChoice, nearest, num, stone_range, unknown_option, usage, whole};

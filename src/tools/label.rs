@@ -26,7 +26,7 @@ use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::random::Rng;
 use crate::tools::selfplay::{GameRecord, RunError, write_line};
-use crate::tools::tournament::Shard;
+use crate::tools::shard::Shard;
 use crate::tools::train;
 
 /// Memory for a label's search: a 16 MB table, as the games had.
@@ -125,7 +125,7 @@ pub fn run(
 ) -> Result<Tally, RunError> {
     let mut patterns: HashMap<Rules, Arc<Patterns>> = HashMap::new();
     let mut todo: Vec<(&GameRecord, usize)> = vec![];
-    for game in games.iter().filter(|g| g.index % cfg.shard.count == cfg.shard.index - 1) {
+    for game in games.iter().filter(|g| cfg.shard.takes(g.index)) {
         if matches!(game.rules.variant, Variant::Pente { .. }) {
             continue;
         }

@@ -21,6 +21,7 @@ pub mod referee;
 pub mod results;
 pub mod script;
 pub mod selfplay;
+pub mod shard;
 pub mod tournament;
 pub mod train;
 pub mod tune;

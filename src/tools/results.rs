@@ -24,7 +24,8 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
-use crate::tools::tournament::{MatchConfig, PairResult, Shard, Summary, TimeStats, pairings};
+use crate::tools::shard::Shard;
+use crate::tools::tournament::{MatchConfig, PairResult, Summary, TimeStats, pairings};
 
 const HEADER: &str = "quincunx-match-results 1";
 

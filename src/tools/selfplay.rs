@@ -27,7 +27,7 @@ use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::opening_gen::{self, GenConfig};
-use crate::tools::tournament::Shard;
+use crate::tools::shard::Shard;
 
 /// Games a batch: the openings generator draws a batch's openings at once.
 pub const BATCH: usize = 16;
@@ -212,7 +212,7 @@ impl SelfplayConfig {
     }
 
     fn in_shard(&self, b: usize) -> bool {
-        b % self.shard.count == self.shard.index - 1
+        self.shard.takes(b)
     }
 }
 

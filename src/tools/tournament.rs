@@ -35,6 +35,7 @@ use crate::tools::plural;
 use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
+use crate::tools::shard::Shard;
 
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -79,60 +80,6 @@ pub struct MatchConfig {
     pub by_opening: bool,
     /// The part of the run to play ([`Shard::WHOLE`]: all of it).
     pub shard: Shard,
-}
-
-/// One of `count` disjoint parts of a match (`--shard index/count`, `index` from 1): game k of every
-/// pairing belongs to shard (k / 2 mod count) + 1, so the two games of an opening (its colours
-/// swapped) stay together and every shard has the pairings interleaved as the whole run has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `K/N` with 1 <= K <= N.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad = || format!("'{s}' is not K/N with 1 <= K <= N (as 2/5)");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let shard = Shard {
-            index: k.trim().parse().map_err(|_| bad())?,
-            count: n.trim().parse().map_err(|_| bad())?,
-        };
-        shard.check().map_err(|_| bad())?;
-        Ok(shard)
-    }
-
-    fn check(&self) -> Result<(), String> {
-        if (1..=self.count).contains(&self.index) {
-            Ok(())
-        } else {
-            Err(format!("shard {self}: its number must be from 1 to {}", self.count))
-        }
-    }
-
-    pub fn is_whole(&self) -> bool {
-        self.count == 1
-    }
-
-    /// Whether game `k` of a pairing (from 0) is this shard's.
-    pub fn owns(&self, k: usize) -> bool {
-        (k / 2) % self.count == self.index - 1
-    }
-}
-
-impl Default for Shard {
-    fn default() -> Shard {
-        Shard::WHOLE
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
 }
 
 /// One pairing's results from the first engine's side.

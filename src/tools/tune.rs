@@ -23,7 +23,7 @@ use crate::search::{Params, SearchPlayer, Spec};
 use crate::tools::opening_gen::{self, GenConfig};
 use crate::tools::random::Rng;
 use crate::tools::selfplay::{MoveLimit, RunError, play_game};
-use crate::tools::tournament::Shard;
+use crate::tools::shard::Shard;
 
 /// Fishtest's exponents: a_k's decay (α) and c_k's (γ).
 pub const ALPHA: f64 = 0.602;
