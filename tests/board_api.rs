@@ -156,6 +156,18 @@ fn analysis_lists_the_best_moves_until_stopped_and_the_chart_follows_the_game() 
     let s = server.wait_for("the chart", |s| !s["chart"].is_null());
     assert_eq!(s["chart"]["moves"].as_u64(), Some(5));
     assert!(s["chart"]["svg"].as_str().unwrap().starts_with("<svg"));
+    // The chart is the game's: a new game, an opened record or a set-up stone takes it away.
+    for (path, body) in [
+        ("/api/new", r#"{"rule": "renju", "human": "both"}"#),
+        ("/api/record", r#"{"text": "h8i9j10"}"#),
+        ("/api/setup", r#"{"point": "a1", "stone": "black"}"#),
+    ] {
+        server.post_record("h8i9h9");
+        server.post("/api/chart", r#"{"time_ms": 20}"#);
+        server.wait_for("a chart", |s| !s["chart"].is_null());
+        let (status, s) = server.post(path, body);
+        assert_eq!((status, &s["chart"]), (200, &Value::Null), "{path}: {s}");
+    }
 }
 
 #[test]
@@ -252,4 +264,21 @@ fn only_the_board_s_own_page_may_change_the_game() {
         server.post("/api/move", r#"{"point": "h8"}"#);
     }
     assert!(server.terminate().success(), "SIGTERM stops the board cleanly");
+}
+
+/// Stop ends an analysis, not the game: the person's side stays theirs and the engine answers again.
+#[test]
+fn stop_after_an_analysis_keeps_the_game_as_it_was() {
+    let server = Server::start(&[]);
+    server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "black", "time_ms": 50}"#);
+    server.post("/api/move", r#"{"point": "h8"}"#);
+    server.wait_for("the engine's answer", |s| stones(s) == 2 && s["thinking"].is_null());
+    server.post("/api/mode", r#"{"mode": "analyse"}"#);
+    server.wait_for("the analysis", |s| s["thinking"] == "analysis");
+    let (status, s) = server.post("/api/stop", "{}");
+    assert_eq!((status, &s["mode"], &s["human"]), (200, &Value::from("play"), &Value::from("black")), "{s}");
+    let (status, s) =
+        server.post("/api/move", &format!(r#"{{"x": {}, "y": {}}}"#, first_empty(&s).0, first_empty(&s).1));
+    assert_eq!(status, 200, "{s}");
+    server.wait_for("the engine's next answer", |s| stones(s) == 4);
 }

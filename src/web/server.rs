@@ -209,7 +209,7 @@ async fn new_game(State(app): State<App>, axum::Json(req): axum::Json<NewGame>) 
         let (w, h) = (req.width.unwrap_or(side), req.height.unwrap_or(side));
         let game = Game::new(rules, w, h)?;
         let time_ms = move_time(req.time_ms.unwrap_or(s.time_ms))?;
-        s.game = game;
+        s.replace_game(game);
         s.human = req.human.unwrap_or(s.human);
         s.time_ms = time_ms;
         s.mode = Mode::Play;
@@ -323,7 +323,7 @@ async fn setup(State(app): State<App>, axum::Json(req): axum::Json<Point>) -> Re
                 return Err(GameError(format!("a stone is black, white or empty, not '{}'", clip(other))));
             }
         };
-        s.game.set_up(x, y, stone)?;
+        s.set_up(x, y, stone)?;
         s.mode = Mode::Setup;
         Ok(())
     });
@@ -378,7 +378,7 @@ async fn load(State(app): State<App>, axum::Json(req): axum::Json<LoadRecord>) -
     }
     let r = app.session.change(|s| {
         let game = Game::from_record(&body, s.game.rules)?;
-        s.game = game;
+        s.replace_game(game);
         s.mode = Mode::Play;
         s.human = Human::Both;
         Ok(())

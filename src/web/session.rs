@@ -106,6 +106,21 @@ pub struct State {
     version: u64,
 }
 
+impl State {
+    /// Replaces the game (a new one, an opened record): the old game's chart goes with it.
+    pub fn replace_game(&mut self, game: Game) {
+        self.game = game;
+        self.chart = None;
+    }
+
+    /// Sets up a stone (see `Game::set_up`): the position is another game, and its chart is gone.
+    pub fn set_up(&mut self, x: i64, y: i64, stone: Option<Color>) -> Result<(), GameError> {
+        self.game.set_up(x, y, stone)?;
+        self.chart = None;
+        Ok(())
+    }
+}
+
 /// A session shared by the server's handlers and the engine thread.
 pub struct Session {
     state: Mutex<State>,
@@ -209,8 +224,8 @@ impl Session {
         }
     }
 
-    /// Stops the thought under way; in analysis the mode goes back to play (with the person playing
-    /// both sides, so that the engine does not answer at once).
+    /// Stops the thought under way. Stop ends an analysis, not the game: the mode goes back to play
+    /// with the sides as they were, and the engine moves if it is its turn.
     pub fn stop(&self) {
         let mut s = self.lock();
         if let Some(r) = s.running.take() {
@@ -218,7 +233,7 @@ impl Session {
         }
         if s.mode == Mode::Analyse {
             s.mode = Mode::Play;
-            s.human = Human::Both;
+            self.restart(&mut s);
         }
         self.publish_locked(&mut s);
     }
