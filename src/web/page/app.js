@@ -17,6 +17,12 @@ function el(name, attrs, parent) {
   return e;
 }
 
+// How deep a line was searched; a won or lost one (+W7, -W8) is proven whatever depth found it, by the
+// threat solver (depth 0) or by the search: every such line says so alike.
+function depthText(line) {
+  return /W/.test(line.score || "") ? "proven" : `depth ${line.depth}`;
+}
+
 // Column names as the engine writes them (Pos::notation): a to z, then aa, ab, ... as spreadsheets count.
 function colName(x) {
   const letter = (k) => String.fromCharCode(97 + (k % 26));
@@ -95,18 +101,23 @@ function drawBoard(s) {
     el("line", { x1: px(a.x), y1: px(a.y), x2: px(b.x), y2: px(b.y), stroke: "#e33", "stroke-width": 6,
       "stroke-linecap": "round", opacity: 0.7, class: "win" }, svg);
   }
-  // The best line: numbered ghosts; the N best: their values.
+  // The best line: numbered ghosts, each number in the colour that reads on its stone; the N best:
+  // their values on their own points (over a ghost too), with a light halo that reads on either colour.
+  const valued = new Set(s.lines.map((l) => `${l.mv.x},${l.mv.y}`));
   if (s.best && s.mode === "analyse") {
     s.best.pv.slice(0, 8).forEach((p, i) => {
       const colour = (s.to_move === "black" ? 0 : 1) ^ (i % 2);
-      el("circle", { cx: px(p.x), cy: px(p.y), r: CELL * 0.4, fill: stoneFill(colour), opacity: 0.45, class: "pv" }, svg);
-      const t = el("text", { x: px(p.x), y: px(p.y) + 4, "text-anchor": "middle", "font-size": 12, fill: "#c00" }, svg);
+      el("circle", { cx: px(p.x), cy: px(p.y), r: CELL * 0.4, fill: stoneFill(colour), opacity: 0.55, class: "pv" }, svg);
+      if (valued.has(`${p.x},${p.y}`)) return;
+      const t = el("text", { x: px(p.x), y: px(p.y) + 4, "text-anchor": "middle", "font-size": 12,
+        "font-weight": "bold", fill: colour === 0 ? "#fff" : "#000" }, svg);
       t.textContent = i + 1;
     });
   }
   for (const l of s.lines) {
-    const t = el("text", { x: px(l.mv.x), y: px(l.mv.y) - 10, "text-anchor": "middle", "font-size": 11,
-      fill: "#036", "font-weight": "bold", class: "nbest" }, svg);
+    const t = el("text", { x: px(l.mv.x), y: px(l.mv.y) + 4, "text-anchor": "middle", "font-size": 11,
+      fill: "#036", "font-weight": "bold", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke",
+      class: "nbest" }, svg);
     t.textContent = l.score || "";
   }
   // A transparent cover on top: every click lands on the board, not on a stone or a label.
@@ -161,13 +172,13 @@ function show(s) {
   const black = best && best.black !== null ? best.black : 0;
   $("evalfill").style.height = `${50 + black / 20}%`;
   $("info").textContent = best
-    ? `depth ${best.depth}  eval ${best.score ?? "-"}  ${best.pv.map((p) => p.name).join(" ")}`
+    ? `${depthText(best)}  eval ${best.score ?? "-"}  ${best.pv.map((p) => p.name).join(" ")}`
     : "";
   const ol = $("lines");
   ol.innerHTML = "";
   for (const l of s.lines) {
     const li = document.createElement("li");
-    li.textContent = `${l.mv.name}  ${l.score ?? "-"}  (depth ${l.depth})  ${l.pv.map((p) => p.name).join(" ")}`;
+    li.textContent = `${l.mv.name}  ${l.score ?? "-"}  (${depthText(l)})  ${l.pv.map((p) => p.name).join(" ")}`;
     ol.appendChild(li);
   }
   const chart = $("chart");
