@@ -282,3 +282,18 @@ fn stop_after_an_analysis_keeps_the_game_as_it_was() {
     assert_eq!(status, 200, "{s}");
     server.wait_for("the engine's next answer", |s| stones(s) == 4);
 }
+
+/// The eval bar follows the game: the engine's evaluation stays while it plays, and a won game stands
+/// at the bar's end.
+#[test]
+fn the_evaluation_stays_while_the_game_goes_on_and_a_win_ends_at_the_bar_s_end() {
+    let server = Server::start(&[]);
+    server.post("/api/new", r#"{"rule": "freestyle", "size": 15, "human": "black", "time_ms": 50}"#);
+    server.post("/api/move", r#"{"point": "h8"}"#);
+    let s = server.wait_for("the engine's answer", |s| stones(s) == 2 && s["thinking"].is_null());
+    assert!(s["eval"].is_i64(), "the engine's move leaves its evaluation: {s}");
+    server.post_record("h8a1i8a2j8a3k8a4l8");
+    let s = server.state();
+    assert!(!s["ending"].is_null(), "{s}");
+    assert!(s["eval"].as_i64().is_some_and(|v| v >= 1000), "black has won: {s}");
+}

@@ -97,6 +97,9 @@ pub struct State {
     next_id: u64,
     best: Option<Line>,
     lines: Vec<Line>,
+    /// The engine's last evaluation of the game, black's view, clipped for the bar: it stays while
+    /// the game goes on (a move's search ends its line, not what it thought).
+    eval: Option<i32>,
     /// The engine's last complaint, or what the chart is doing.
     note: String,
     chart: Option<Chart>,
@@ -111,12 +114,14 @@ impl State {
     pub fn replace_game(&mut self, game: Game) {
         self.game = game;
         self.chart = None;
+        self.eval = None;
     }
 
     /// Sets up a stone (see `Game::set_up`): the position is another game, and its chart is gone.
     pub fn set_up(&mut self, x: i64, y: i64, stone: Option<Color>) -> Result<(), GameError> {
         self.game.set_up(x, y, stone)?;
         self.chart = None;
+        self.eval = None;
         Ok(())
     }
 }
@@ -147,6 +152,7 @@ impl Session {
                 running: None,
                 next_id: 1,
                 best: None,
+                eval: None,
                 lines: vec![],
                 note: String::new(),
                 chart: None,
@@ -317,9 +323,13 @@ impl Session {
             return;
         }
         match h {
-            Heard::Best(line) => s.best = Some(line),
+            Heard::Best(line) => {
+                s.eval = black_view(&s, &line).or(s.eval);
+                s.best = Some(line);
+            }
             Heard::Lines(lines) => {
                 if let Some(first) = lines.first() {
+                    s.eval = black_view(&s, first).or(s.eval);
                     s.best = Some(first.clone());
                 }
                 s.lines = lines;
@@ -452,6 +462,12 @@ fn point(p: Pos) -> Point {
     Point { x: p.x as usize, y: p.y as usize, name: p.notation() }
 }
 
+/// A line's score from black's view, clipped for the bar, in the position as it stands.
+fn black_view(s: &State, l: &Line) -> Option<i32> {
+    let mover = s.game.board().side_to_move();
+    l.score.map(|v| clip(if mover == Color::Black { v } else { -v }))
+}
+
 #[derive(Serialize)]
 struct LineView {
     mv: Point,
@@ -490,6 +506,8 @@ struct View {
     captures: [usize; 2],
     forbidden: Vec<Point>,
     ending: Option<EndingView>,
+    /// The engine's evaluation for the bar, black's view (±1000 a won game), kept while the game goes on.
+    eval: Option<i32>,
     human: Human,
     mode: Mode,
     time_ms: u64,
@@ -512,7 +530,7 @@ impl View {
         let line_view = |l: &Line| LineView {
             mv: point(l.mv),
             score: l.score.map(score_text),
-            black: l.score.map(|v| clip(if mover == Color::Black { v } else { -v })),
+            black: black_view(s, l),
             depth: l.depth,
             pv: l.pv.iter().map(|&p| point(p)).collect(),
         };
@@ -524,6 +542,13 @@ impl View {
             })
             .collect();
         let ending: Option<Ending> = s.game.ending();
+        // A won game stands at the bar's end, a drawn one at its middle.
+        let eval = match &ending {
+            Some(e) => {
+                Some(e.winner.map_or(0, |c| clip(if c == Color::Black { i32::MAX } else { -i32::MAX })))
+            }
+            None => s.eval,
+        };
         View {
             version: s.version,
             engine: engine.to_string(),
@@ -554,6 +579,7 @@ impl View {
             nbest: s.nbest,
             thinking: s.running.as_ref().map(|r| r.kind),
             best: s.best.as_ref().map(line_view),
+            eval,
             lines: s.lines.iter().map(line_view).collect(),
             note: s.note.clone(),
             chart: s.chart.clone(),

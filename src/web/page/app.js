@@ -169,7 +169,7 @@ function show(s) {
   $("status").textContent = statusText(s) + (s.note ? ` (${s.note})` : "");
   $("ply").textContent = `${s.cursor} / ${s.moves.length}`;
   const best = s.best;
-  const black = best && best.black !== null ? best.black : 0;
+  const black = s.eval ?? 0;
   $("evalfill").style.height = `${50 + black / 20}%`;
   $("info").textContent = best
     ? `${depthText(best)}  eval ${best.score ?? "-"}  ${best.pv.map((p) => p.name).join(" ")}`
