@@ -147,4 +147,18 @@ fn a_click_on_the_page_gets_the_engines_answer() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board-screenshot.png");
     std::fs::write(&out, png).unwrap();
     eprintln!("screenshot: {}", out.display());
+
+    // A refused request's reason stands next to the control that sent it: an analysis of no move.
+    let study_error = "document.getElementById('analyse').closest('fieldset').querySelector('.error')";
+    driver.script("document.getElementById('nbest').value = 0");
+    let button =
+        driver.session("POST", "/element", Some(json!({"using": "css selector", "value": "#analyse"})));
+    let id = button.as_object().and_then(|o| o.values().next()).and_then(Value::as_str).expect("the button");
+    driver.session("POST", &format!("/element/{id}/click"), Some(json!({})));
+    driver.wait_for(
+        "the error beside Analyse",
+        &format!("const e = ({}); return !!e && e.textContent.length > 0", study_error),
+    );
+    let under_board = driver.script("return document.getElementById('error').textContent");
+    assert_eq!(under_board, "", "the error is beside its control, not under the board");
 }

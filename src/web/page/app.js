@@ -29,7 +29,27 @@ function colName(x) {
   return x < 26 ? letter(x) : letter(Math.floor(x / 26) - 1) + letter(x % 26);
 }
 
+// An error shows next to the control that caused it: in the control's box, or under the board for a
+// click on the board and the moves under it.
+function showError(why, from) {
+  document.querySelectorAll(".error").forEach((e) => { e.textContent = ""; });
+  if (!why) return;
+  const box = from && from.closest ? from.closest("fieldset") : null;
+  let place = $("error");
+  if (box) {
+    place = box.querySelector(".error");
+    if (!place) {
+      place = document.createElement("div");
+      place.className = "error";
+      place.setAttribute("role", "alert");
+      box.appendChild(place);
+    }
+  }
+  place.textContent = why;
+}
+
 async function request(path, body) {
+  const from = document.activeElement;
   const opts = { method: "POST" };
   if (body !== undefined) {
     opts.headers = { "Content-Type": "application/json" };
@@ -40,10 +60,10 @@ async function request(path, body) {
   if (!r.ok) {
     let why = text;
     try { why = JSON.parse(text).error || text; } catch (_) { /* axum's own text */ }
-    $("error").textContent = why;
+    showError(why, from);
     return null;
   }
-  $("error").textContent = "";
+  showError("", null);
   const s = JSON.parse(text);
   show(s);
   return s;
