@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::eval::position::Position;
@@ -25,7 +25,7 @@ use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::random::Rng;
-use crate::tools::selfplay::{GameRecord, RunError, write_line};
+use crate::tools::selfplay::{GameRecord, RunError, work_through, write_line};
 use crate::tools::shard::Shard;
 use crate::tools::train;
 
@@ -138,35 +138,23 @@ pub fn run(
     }
     let out = Mutex::new(out);
     let tally = Mutex::new(Tally { todo: todo.len(), ..Tally::default() });
-    let failure = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..workers.max(1) {
-            scope.spawn(|| {
-                while let Some(&(game, k)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let made = label(game, k, cfg.nodes);
-                    if let Some(l) = &made
-                        && !write_line(&out, l, &failure)
-                    {
-                        return;
-                    }
-                    let now = {
-                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-                        if made.is_some() {
-                            t.labels += 1
-                        } else {
-                            t.skipped += 1
-                        }
-                        *t
-                    };
-                    progress(&now);
-                }
-            });
+    work_through(&todo, workers, |&(game, k)| {
+        let made = label(game, k, cfg.nodes);
+        if let Some(l) = &made {
+            write_line(&out, l)?;
         }
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        return Err(e);
-    }
+        let now = {
+            let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+            if made.is_some() {
+                t.labels += 1
+            } else {
+                t.skipped += 1
+            }
+            *t
+        };
+        progress(&now);
+        Ok(())
+    })?;
     Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 

@@ -376,20 +376,34 @@ pub fn play_game(
 }
 
 /// Writes `line` whole to a run's file shared by its workers, and flushes it, so that a stop loses only
-/// what is under way; false (the error kept in `failure` unless one is already) when it cannot.
-pub fn write_line(
-    out: &Mutex<&mut (dyn Write + Send)>,
-    line: &dyn fmt::Display,
-    failure: &Mutex<Option<RunError>>,
-) -> bool {
+/// what is under way.
+pub fn write_line(out: &Mutex<&mut (dyn Write + Send)>, line: &dyn fmt::Display) -> Result<(), RunError> {
     let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
-        Ok(()) => true,
-        Err(e) => {
-            failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(RunError::Io(e));
-            false
+    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(RunError::Io)
+}
+
+/// Works through `todo` on `workers` threads, each taking the next item for `job`; a worker whose job
+/// fails stops, and the first failure is the run's answer once every worker is done.
+pub fn work_through<I: Sync>(
+    todo: &[I],
+    workers: usize,
+    job: impl Fn(&I) -> Result<(), RunError> + Sync,
+) -> Result<(), RunError> {
+    let failure = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                while let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Err(e) = job(item) {
+                        failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+                        return;
+                    }
+                }
+            });
         }
-    }
+    });
+    failure.into_inner().unwrap_or_else(PoisonError::into_inner).map_or(Ok(()), Err)
 }
 
 /// Plays the run's games that `done` lacks (of this shard), `workers` at a time, each written to `out`
@@ -407,47 +421,26 @@ pub fn run(
         (0..cfg.games.div_ceil(BATCH)).map(|_| OnceLock::new()).collect();
     let out = Mutex::new(out);
     let tally = Mutex::new(Tally::default());
-    let failure = Mutex::new(None);
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..workers.max(1) {
-            scope.spawn(|| {
-                while let Some(&k) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let b = k / BATCH;
-                    let batch = cfg.batch_config(b);
-                    let drawn = openings[b].get_or_init(|| {
-                        let count = BATCH.min(cfg.games - b * BATCH);
-                        opening_gen::generate(&batch, count).map_err(|e| e.to_string())
-                    });
-                    let opening = match drawn {
-                        Ok(list) => &list[k - b * BATCH],
-                        Err(e) => {
-                            failure
-                                .lock()
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .get_or_insert(RunError::Openings(e.clone()));
-                            return;
-                        }
-                    };
-                    let players = [&SearchPlayer::default(), &SearchPlayer::default()];
-                    let size = (batch.width, batch.height);
-                    let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
-                    if !write_line(&out, &game, &failure) {
-                        return;
-                    }
-                    let now = {
-                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-                        t.add(&game);
-                        *t
-                    };
-                    progress(&now);
-                }
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        return Err(e);
-    }
+    work_through(&todo, workers, |&k| {
+        let b = k / BATCH;
+        let batch = cfg.batch_config(b);
+        let drawn = openings[b].get_or_init(|| {
+            let count = BATCH.min(cfg.games - b * BATCH);
+            opening_gen::generate(&batch, count).map_err(|e| e.to_string())
+        });
+        let opening = &drawn.as_ref().map_err(|e| RunError::Openings(e.clone()))?[k - b * BATCH];
+        let players = [&SearchPlayer::default(), &SearchPlayer::default()];
+        let size = (batch.width, batch.height);
+        let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
+        write_line(&out, &game)?;
+        let now = {
+            let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+            t.add(&game);
+            *t
+        };
+        progress(&now);
+        Ok(())
+    })?;
     Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 
