@@ -9,6 +9,7 @@ use std::process::{Command, Output, Stdio};
 
 use common::{output_within_deadline, scratch_dir};
 use quincunx::eval::model::EvalModel;
+use quincunx::eval::policy::Prior;
 use quincunx::game::board::{Color, Pos};
 use quincunx::tools::selfplay::read_file;
 
@@ -107,4 +108,27 @@ fn bad_models_and_options_are_refused() {
     assert_eq!(o.status.code(), Some(2), "a model that is not there");
     assert_eq!(train(&dir.join("none.txt"), &dir.join("m.txt"), &["--lambda", "2"]).status.code(), Some(2));
     assert_eq!(train(&dir.join("none.txt"), &dir.join("m.txt"), &[]).status.code(), Some(1), "no data file");
+}
+
+#[test]
+fn labels_fit_the_move_prior_too_and_plain_games_keep_it() {
+    let dir = scratch_dir("train", "prior");
+    let (games, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
+    let args = ["selfplay", "--games", "24", "--nodes", "200", "--seed", "5", "--rule", "freestyle,renju"];
+    let o = output_within_deadline(binary().args(args).arg("--out").arg(&games));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = ["label", "--nodes", "2000", "--per-game", "4", "--seed", "1", "--out"];
+    let o = output_within_deadline(binary().args(args).arg(&labels).arg(&games));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let fitted = |data: &Path, extra: &[&str]| {
+        let model = dir.join("model.txt");
+        let o = train(data, &model, &[&["--epochs", "5"], extra].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model")
+    };
+    let m = fitted(&labels, &["--prior-epochs", "20", "--prior-rate", "5"]);
+    assert_ne!(m.prior, Prior::STANDARD, "the labels' best moves moved the prior");
+    assert!(m.about.iter().any(|a| a.starts_with("prior: ")), "{:?}", m.about);
+    assert_eq!(fitted(&labels, &["--prior-epochs", "0"]).prior, Prior::STANDARD);
+    assert_eq!(fitted(&games, &[]).prior, Prior::STANDARD, "games are not labels");
 }

@@ -5,6 +5,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use quincunx::eval::model::EvalModel;
+use quincunx::eval::policy::Prior;
+use quincunx::tools::label::LABELS_HEADER;
+use quincunx::tools::prior_fit::{self, PriorFitConfig};
 use quincunx::tools::selfplay::{GameRecord, read_file};
 use quincunx::tools::train::{self, FitConfig, families_of, flatten, unflatten};
 
@@ -16,7 +19,9 @@ usage: pbrain-quincunx train --out MODEL [options] DATA...
 Fits the evaluation model to the quiet positions of selfplay files: a logistic regression of a blend
 of each game's result and the search's score on the model's values, each kept near its starting value
 by a prior. Games whose number ends in 0 are held out; the log-loss of their results is printed before
-and after. Writes a model file that --weights loads (docs/training.md).
+and after. The files of `label` also fit the move prior to their deep best moves (a conditional logit
+over each position's candidates); its held-out log-loss and how often it ranks the best move first
+are printed before and after. Writes a model file that --weights loads (docs/training.md).
   --out MODEL        the model file to write (required)
   --from MODEL       the starting model (default: the embedded one)
   --lambda L         the result's share of the target, 0 to 1 (default 0: the search's score alone,
@@ -25,11 +30,26 @@ and after. Writes a model file that --weights loads (docs/training.md).
   --sigma T          the prior's width in tenths of a point around each starting value (default 300)
   --epochs N         full passes over the data (default 300)
   --rate R           the step, tenths of a point (default 4)
+  --prior-epochs N   passes of the prior's fit over the labels' best moves (default 200; 0 keeps it)
+  --prior-rate R     its step, hundredths (default 2)
+  --prior-sigma T    its width in hundredths around each starting number (default 100)
   --positions FILE   also write every quiet position (its moves, result, held out or not, the
                      starting model's value) to FILE, to judge another evaluator on the same ones";
 
-const FLAGS: &[&str] =
-    &["--out", "--from", "--lambda", "--scale", "--sigma", "--epochs", "--rate", "--positions", "--help"];
+const FLAGS: &[&str] = &[
+    "--out",
+    "--from",
+    "--lambda",
+    "--scale",
+    "--sigma",
+    "--epochs",
+    "--rate",
+    "--prior-epochs",
+    "--prior-rate",
+    "--prior-sigma",
+    "--positions",
+    "--help",
+];
 
 struct TrainArgs {
     data: Vec<PathBuf>,
@@ -40,6 +60,7 @@ struct TrainArgs {
     sigma: f64,
     epochs: usize,
     rate: f64,
+    prior: PriorFitConfig,
     positions: Option<PathBuf>,
 }
 
@@ -53,6 +74,7 @@ fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
         sigma: 300.0,
         epochs: 300,
         rate: 4.0,
+        prior: PriorFitConfig { epochs: 200, rate: 2.0, sigma: 100.0 },
         positions: None,
     };
     let mut out = None;
@@ -76,6 +98,9 @@ fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
             "--sigma" => a.sigma = positive(flag, &value()?)?,
             "--epochs" => a.epochs = whole(flag, &value()?, 1)?,
             "--rate" => a.rate = positive(flag, &value()?)?,
+            "--prior-epochs" => a.prior.epochs = whole(flag, &value()?, 0)?,
+            "--prior-rate" => a.prior.rate = positive(flag, &value()?)?,
+            "--prior-sigma" => a.prior.sigma = positive(flag, &value()?)?,
             "--positions" => a.positions = Some(PathBuf::from(value()?)),
             "-h" | "--help" => return Ok(None),
             f if f.starts_with('-') => return Err(unknown_option("train", f, FLAGS)),
@@ -105,10 +130,14 @@ pub fn train_command(args: &[String]) -> Result<()> {
         None => EvalModel::embedded().clone(),
     };
     let mut games = vec![];
+    let mut labels = vec![];
     for path in &a.data {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let (_, g) = read_file(&text).with_context(|| format!("{}", path.display()))?;
+        let (header, g) = read_file(&text).with_context(|| format!("{}", path.display()))?;
+        if header.is_some_and(|h| h.starts_with(LABELS_HEADER)) {
+            labels.extend(g.iter().cloned());
+        }
         games.extend(g);
     }
     let g = train::gather(&games);
@@ -160,10 +189,53 @@ pub fn train_command(args: &[String]) -> Result<()> {
             a.from.as_ref().map_or("the embedded model".into(), |p| p.display().to_string())
         ),
     ];
-    let model = unflatten(&fitted, about);
+    let mut model = unflatten(&fitted, about);
+    model.prior = fit_prior(&labels, &start_model, &a.prior, &mut model.about)?;
     std::fs::write(&a.out, model.to_text()).with_context(|| format!("cannot write {}", a.out.display()))?;
     eprintln!("wrote {} ({:.1} s)", a.out.display(), started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The move prior fitted to the best moves of `labels` from `start`'s (kept when there are no labels
+/// or no passes); the figures go to stderr and to the model's notes.
+fn fit_prior(
+    labels: &[GameRecord],
+    start: &EvalModel,
+    cfg: &PriorFitConfig,
+    about: &mut Vec<String>,
+) -> Result<Prior> {
+    if labels.is_empty() || cfg.epochs == 0 {
+        eprintln!("the move prior is kept (no label files, or --prior-epochs 0)");
+        return Ok(start.prior.clone());
+    }
+    let (choices, read) = prior_fit::gather(labels);
+    let held = choices.iter().filter(|c| c.held_out).count();
+    eprintln!(
+        "prior: {read} labelled positions, {} quiet with their best move a candidate ({held} held out)",
+        choices.len()
+    );
+    if held == 0 || held == choices.len() {
+        bail!("too few labels: the prior's fit needs positions both held out and not");
+    }
+    let start_values = prior_fit::flatten(&start.prior);
+    let (loss0, first0) = prior_fit::measure(&choices, &start_values, true);
+    eprintln!("prior before: held-out log-loss {loss0:.4}, best move ranked first {:.1}%", 100.0 * first0);
+    let w = prior_fit::fit(&choices, &start_values, cfg, &mut |epoch, train, held_out| {
+        eprintln!("prior epoch {epoch:4}: log-loss {train:.4}, held-out {held_out:.4}");
+    });
+    let (loss1, first1) = prior_fit::measure(&choices, &w, true);
+    let line = format!(
+        "prior: {} labelled positions ({held} held out), epochs {} rate {} sigma {}; held-out log-loss {loss0:.4} -> {loss1:.4}, best move first {:.1}% -> {:.1}%",
+        choices.len(),
+        cfg.epochs,
+        cfg.rate,
+        cfg.sigma,
+        100.0 * first0,
+        100.0 * first1
+    );
+    eprintln!("{line}");
+    about.push(line);
+    Ok(prior_fit::unflatten(&w))
 }
 
 /// The quiet positions of `g`, a line each after a header with the scale:

@@ -6,7 +6,7 @@
 //! cell can have (the 1365 multisets of four of the twelve shapes: the order of the four directions
 //! does not matter); for each family a value for every combination of the threat classes each side has
 //! on the board (`Position::threat_mask`); and a constant for each family and colour to move. All in
-//! tenths of a point. A position's evaluation is the constant, plus the side to move's cells as the
+//! tenths of a point. It also carries the move prior that orders the search's moves (`eval::policy`). A position's evaluation is the constant, plus the side to move's cells as the
 //! mover, plus the other side's cells as the waiter, plus the threat value (`Position::fitted_eval`).
 //!
 //! The model is text ([`EvalModel::parse`], [`EvalModel::to_text`]; docs/training.md): `train` writes
@@ -19,6 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use crate::eval::policy::Prior;
 use crate::eval::terms::{ComboEntry, MOVER, WAITER, base_combo_entry, combo_index};
 use crate::game::pattern::{Class, Shape};
 use crate::game::rules::{Rules, Variant};
@@ -31,6 +32,10 @@ pub const KEYS: usize = 1365;
 pub const THREATS: usize = 512;
 const COLOURS: [&str; 2] = ["black", "white"];
 const ROLES: [&str; 2] = ["mover", "waiter"];
+/// The prior's lines: its parts, each by role (the distances by the move they are measured from).
+const PRIOR_PARTS: [&str; 4] = ["shape", "class", "pair", "distance"];
+const PRIOR_DISTANCE_ROLES: [&str; 2] = ["last", "before"];
+const PRIOR_LINES: usize = 8;
 
 /// The model embedded in the binary.
 const EMBEDDED: &str = include_str!("model.txt");
@@ -116,6 +121,8 @@ pub struct EvalModel {
     pub bias: [[i32; 2]; 4],
     /// By family, then the threat combination.
     pub threat: Vec<i32>,
+    /// The move prior: [`Prior::STANDARD`] unless the file gives all its `prior` lines.
+    pub prior: Prior,
     /// How the model was made: the file's comment lines after the first.
     pub about: Vec<String>,
 }
@@ -133,6 +140,7 @@ impl EvalModel {
             cells: vec![0; 4 * 2 * 2 * KEYS],
             bias: [[0; 2]; 4],
             threat: vec![0; 4 * THREATS],
+            prior: Prior::STANDARD,
             about: vec![],
         }
     }
@@ -140,7 +148,7 @@ impl EvalModel {
     /// Reads a model file; every value must be there, once.
     pub fn parse(text: &str) -> Result<EvalModel, String> {
         let mut m = EvalModel::zero();
-        let mut seen = [false; 4 * 2 * 2 + 4 + 4];
+        let mut seen = [false; 4 * 2 * 2 + 4 + 4 + PRIOR_LINES];
         let find = |names: &[&str], w: Option<&str>, what: &str| {
             let w = w.ok_or_else(|| format!("a {what} is missing"))?;
             names.iter().position(|n| *n == w).ok_or_else(|| format!("'{w}' is not a {what}"))
@@ -191,13 +199,32 @@ impl EvalModel {
                     m.bias[f] = [v[0], v[1]];
                     20 + f
                 }
-                other => return Err(at(format!("'{}' is not cells, threat or bias", other.unwrap_or("")))),
+                Some("prior") => {
+                    let part = find(&PRIOR_PARTS, w.next(), "part of the prior").map_err(at)?;
+                    let roles = if part == 3 { &PRIOR_DISTANCE_ROLES } else { &ROLES };
+                    let r = find(roles, w.next(), "role").map_err(at)?;
+                    let p = &mut m.prior;
+                    let slot: &mut [i32] = match part {
+                        0 => &mut p.shape[r],
+                        1 => &mut p.class[r],
+                        2 => &mut p.pair[r],
+                        _ => &mut p.distance[r],
+                    };
+                    let v = numbers(w.next(), slot.len()).map_err(at)?;
+                    slot.copy_from_slice(&v);
+                    24 + part * 2 + r
+                }
+                other => {
+                    return Err(at(format!("'{}' is not cells, threat, bias or prior", other.unwrap_or(""))));
+                }
             };
             if std::mem::replace(&mut seen[slot], true) {
                 return Err(at("given twice".into()));
             }
         }
-        if let Some(k) = seen.iter().position(|s| !s) {
+        // The prior's lines are all there or none (the standard prior).
+        let last = if seen[24..].iter().any(|&s| s) { seen.len() } else { 24 };
+        if let Some(k) = seen[..last].iter().position(|s| !s) {
             return Err(format!("values are missing ({})", slot_name(k)));
         }
         Ok(m)
@@ -224,6 +251,16 @@ impl EvalModel {
                 }
             }
         }
+        // A standard prior is left out, so that a model without one reads in binaries that predate it.
+        if self.prior != Prior::STANDARD {
+            let p = &self.prior;
+            for r in 0..2 {
+                let _ = writeln!(out, "prior shape {} {}", ROLES[r], join(&p.shape[r]));
+                let _ = writeln!(out, "prior class {} {}", ROLES[r], join(&p.class[r]));
+                let _ = writeln!(out, "prior pair {} {}", ROLES[r], join(&p.pair[r]));
+                let _ = writeln!(out, "prior distance {} {}", PRIOR_DISTANCE_ROLES[r], join(&p.distance[r]));
+            }
+        }
         out
     }
 }
@@ -232,7 +269,12 @@ fn slot_name(k: usize) -> String {
     match k {
         0..16 => format!("cells {} {} {}", FAMILIES[k / 4], COLOURS[k / 2 % 2], ROLES[k % 2]),
         16..20 => format!("threat {}", FAMILIES[k - 16]),
-        _ => format!("bias {}", FAMILIES[k - 20]),
+        20..24 => format!("bias {}", FAMILIES[k - 20]),
+        _ => {
+            let (part, r) = ((k - 24) / 2, (k - 24) % 2);
+            let role = if part == 3 { PRIOR_DISTANCE_ROLES[r] } else { ROLES[r] };
+            format!("prior {} {role}", PRIOR_PARTS[part])
+        }
     }
 }
 
@@ -243,6 +285,8 @@ pub struct FamilyTables {
     pub(crate) combo: [Vec<ComboEntry>; 2],
     pub(crate) bias: [i64; 2],
     pub(crate) threat: Vec<i64>,
+    /// The model's move prior (its cell terms are in `combo`; the distances are read here).
+    pub(crate) prior: Prior,
 }
 
 /// A model's tables for every family, built once.
@@ -263,7 +307,7 @@ impl Evaluator {
                     (0..Shape::COUNT.pow(4))
                         .map(|i| {
                             let s = combo_from_index(i);
-                            let mut e = base_combo_entry(s, fouls);
+                            let mut e = base_combo_entry(s, fouls, &model.prior);
                             let k = key_of(s);
                             // A renju foul is worth nothing: black cannot play there.
                             if e.class != Class::Forbidden {
@@ -278,6 +322,7 @@ impl Evaluator {
                     combo: [table(0), table(1)],
                     bias: model.bias[f].map(i64::from),
                     threat: model.threat[f * THREATS..(f + 1) * THREATS].iter().map(|&v| v as i64).collect(),
+                    prior: model.prior.clone(),
                 }
             })
             .collect();
@@ -337,5 +382,18 @@ mod tests {
         assert!(EvalModel::parse("cells freestyle black mover 1").is_err(), "no format line");
         let doubled = format!("{text}{}\n", text.lines().last().unwrap_or(""));
         assert!(EvalModel::parse(&doubled).is_err(), "a line twice");
+    }
+
+    #[test]
+    fn a_fitted_prior_reads_back_and_half_a_prior_is_refused() {
+        let mut m = EvalModel::embedded().clone();
+        assert!(!m.to_text().contains("prior"), "the standard prior is left out");
+        m.prior.pair[1][5] = -7;
+        m.prior.distance[0][0] = 99;
+        let text = m.to_text();
+        assert_eq!(EvalModel::parse(&text).expect("its own text"), m);
+        let half: String =
+            text.lines().filter(|l| !l.starts_with("prior class")).map(|l| l.to_string() + "\n").collect();
+        assert!(EvalModel::parse(&half).is_err());
     }
 }

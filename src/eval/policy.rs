@@ -8,7 +8,8 @@
 //! moves Rapfi (classical weights) and PentaZen chose in 10868 quiet positions of their games against
 //! Quincunx (300 ms a move, freestyle, 15x15; no open-four or five point on the board). On a held-out
 //! fifth of them it ranks the played move first, and among a quiet node's first 14, more often than
-//! the weight matrix does (docs/search.md §6, Prior).
+//! the weight matrix does (docs/search.md, "Prior"). `train` fits them anew to deep searches' best
+//! moves (docs/training.md); a model file carries its own.
 //!
 //! Per side (the mover, then the opponent): each line's shape, the cell's class, and the pair of its
 //! two strongest line shapes (a four with a three is worth more than the sum of its parts). Classes
@@ -19,65 +20,78 @@
 use crate::game::pattern::Class;
 use crate::game::pattern::Shape;
 
-/// Per role (0: the side to move, 1: its opponent), per line shape, summed over the four lines.
-const SHAPE: [[i32; Shape::COUNT]; 2] =
-    [[-108, -69, -60, -52, 76, 15, 106, 128, 0, 0, 0, 0], [-33, -20, -32, -22, 38, 27, 70, 91, 0, 0, 0, 0]];
-
-/// Per role, per class of the cell.
-const CLASS: [[i32; Class::COUNT]; 2] =
-    [[-48, -75, 20, 129, 18, 290, 1000, 3000, 0, 0], [-111, -62, 41, 98, 57, 137, 500, 2000, 0, 0]];
-
-/// Per role (0: the last move, 1: the one before), by Chebyshev distance 1, 2, .. 5, 6 or more.
-const DISTANCE: [[i32; 6]; 2] = [[79, 38, 20, 2, -39, -79], [39, 17, -4, -11, -42, -33]];
-
-/// Per role, the strongest line shape (row) with the second strongest (column; never stronger).
-#[rustfmt::skip]
-const PAIR: [[i32; Shape::COUNT * Shape::COUNT]; 2] = [
-    [
-         -48,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-         -15,  -56,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           8,  -36,   -4,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           3,    2,  -45,  -66,    0,    0,    0,    0,    0,    0,    0,    0,
-         -34,  -51,  -45,  -99,  -83,    0,    0,    0,    0,    0,    0,    0,
-          54,    1,   11,  -28,   13,   93,    0,    0,    0,    0,    0,    0,
-         -15,  -66,   -6,  -13,   18,   85,  129,    0,    0,    0,    0,    0,
-         -24,  -76,  -19,  -30,   13,   99,  290,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    ],
-    [
-        -111,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-         -93,  -20,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-          -4,    1,    9,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-         -30,  -16,   11,  -65,    0,    0,    0,    0,    0,    0,    0,    0,
-         -44,  -36,  -27, -100, -103,    0,    0,    0,    0,    0,    0,    0,
-           5,  -23,   21,  -26,  -30,   23,    0,    0,    0,    0,    0,    0,
-           3,  -45,   42,    6,   40,   80,   98,    0,    0,    0,    0,    0,
-           5,  -31,   37,   -3,   60,   86,  137,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-           0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    ],
-];
-
-/// What one colour's line shapes and class on a cell add to the prior: as the side to move (0) and
-/// as its opponent (1). `Position` keeps these per shape combination, so a candidate's score is two
-/// lookups and the distances.
-pub fn cell_prior(shapes: [Shape; 4], class: Class) -> [i32; 2] {
-    [0, 1].map(|role| {
-        let lines: i32 = shapes.iter().map(|&s| SHAPE[role][s as usize]).sum();
-        lines + CLASS[role][class as usize] + PAIR[role][Shape::pair_index(shapes)]
-    })
+/// The prior's numbers, per role (0: the side to move, 1: its opponent); the evaluation model carries
+/// one (`eval::model`), [`Prior::STANDARD`] unless a model file gives its own (`train` fits them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prior {
+    /// Per line shape, summed over the four lines.
+    pub shape: [[i32; Shape::COUNT]; 2],
+    /// Per class of the cell.
+    pub class: [[i32; Class::COUNT]; 2],
+    /// The strongest line shape (row) with the second strongest (column; never stronger).
+    pub pair: [[i32; Shape::COUNT * Shape::COUNT]; 2],
+    /// By Chebyshev distance 1, 2, .. 5, 6 or more from the last move (role 0) and the one before (1).
+    pub distance: [[i32; DISTANCES]; 2],
 }
 
-/// What a candidate `d` cells (Chebyshev, at least 1) from the last move (`role` 0) or the one before it
-/// (`role` 1) adds to the prior: moves near the fight come first.
-#[inline]
-pub fn distance_term(role: usize, d: usize) -> i32 {
-    DISTANCE[role][d.clamp(1, 6) - 1]
+/// The distances [`Prior::distance`] tells apart.
+pub const DISTANCES: usize = 6;
+
+impl Prior {
+    /// The numbers fitted to Rapfi's and PentaZen's moves (the module doc).
+    #[rustfmt::skip]
+    pub const STANDARD: Prior = Prior {
+        shape: [[-108, -69, -60, -52, 76, 15, 106, 128, 0, 0, 0, 0], [-33, -20, -32, -22, 38, 27, 70, 91, 0, 0, 0, 0]],
+        class: [[-48, -75, 20, 129, 18, 290, 1000, 3000, 0, 0], [-111, -62, 41, 98, 57, 137, 500, 2000, 0, 0]],
+        distance: [[79, 38, 20, 2, -39, -79], [39, 17, -4, -11, -42, -33]],
+        pair: [
+            [
+                 -48,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                 -15,  -56,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   8,  -36,   -4,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   3,    2,  -45,  -66,    0,    0,    0,    0,    0,    0,    0,    0,
+                 -34,  -51,  -45,  -99,  -83,    0,    0,    0,    0,    0,    0,    0,
+                  54,    1,   11,  -28,   13,   93,    0,    0,    0,    0,    0,    0,
+                 -15,  -66,   -6,  -13,   18,   85,  129,    0,    0,    0,    0,    0,
+                 -24,  -76,  -19,  -30,   13,   99,  290,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+            ],
+            [
+                -111,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                 -93,  -20,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                  -4,    1,    9,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                 -30,  -16,   11,  -65,    0,    0,    0,    0,    0,    0,    0,    0,
+                 -44,  -36,  -27, -100, -103,    0,    0,    0,    0,    0,    0,    0,
+                   5,  -23,   21,  -26,  -30,   23,    0,    0,    0,    0,    0,    0,
+                   3,  -45,   42,    6,   40,   80,   98,    0,    0,    0,    0,    0,
+                   5,  -31,   37,   -3,   60,   86,  137,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                   0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+            ],
+        ],
+    };
+
+    /// What one colour's line shapes and class on a cell add to the prior: as the side to move (0) and
+    /// as its opponent (1). `Position` keeps these per shape combination, so a candidate's score is two
+    /// lookups and the distances.
+    pub fn cell(&self, shapes: [Shape; 4], class: Class) -> [i32; 2] {
+        [0, 1].map(|role| {
+            let lines: i32 = shapes.iter().map(|&s| self.shape[role][s as usize]).sum();
+            lines + self.class[role][class as usize] + self.pair[role][Shape::pair_index(shapes)]
+        })
+    }
+
+    /// What a candidate `d` cells (Chebyshev, at least 1) from the last move (`role` 0) or the one
+    /// before it (`role` 1) adds to the prior: moves near the fight come first.
+    #[inline]
+    pub fn distance(&self, role: usize, d: usize) -> i32 {
+        self.distance[role][d.clamp(1, DISTANCES) - 1]
+    }
 }
 
 #[cfg(test)]
@@ -127,7 +141,7 @@ mod tests {
         let pos = position(FOUR_THREE);
         for i in pos.indices().filter(|&i| pos.is_empty(i)) {
             for c in [Color::Black, Color::White] {
-                let want = cell_prior(pos.shapes(i, c), pos.class(i, c));
+                let want = Prior::STANDARD.cell(pos.shapes(i, c), pos.class(i, c));
                 for (role, &w) in want.iter().enumerate() {
                     assert_eq!(pos.prior_terms(i, c, role), w, "{}", pos.pos_of(i).notation());
                 }

@@ -28,7 +28,6 @@
 use std::sync::Arc;
 
 use crate::eval::model::{Evaluator, FamilyTables};
-use crate::eval::policy;
 use crate::eval::terms::{ComboEntry, MOVER, WAITER, WEIGHT, combo_index};
 use crate::game::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::game::pattern::{Class, Patterns, Shape};
@@ -311,7 +310,7 @@ impl Position {
         self.shapes[i][c.index()]
     }
 
-    /// The move prior's terms of the empty cell `i` for colour `c` (`policy::cell_prior`): `role` 0
+    /// The move prior's terms of the empty cell `i` for colour `c` (`Prior::cell`): `role` 0
     /// when `c` is the side to move, 1 when it is its opponent.
     #[inline]
     pub fn prior_terms(&self, i: usize, c: Color, role: usize) -> i32 {
@@ -326,7 +325,7 @@ impl Position {
         let recent = self.history();
         for (role, back) in [1, 2].into_iter().enumerate() {
             if let Some(&j) = recent.len().checked_sub(back).and_then(|k| recent.get(k)) {
-                v += policy::distance_term(role, self.distance(i, j));
+                v += self.eval.prior.distance(role, self.distance(i, j));
             }
         }
         v

@@ -3,12 +3,12 @@
 //! that makes each cell's class, weight, move-prior terms and evaluation terms one lookup.
 //!
 //! Invariants: the entry of four shapes holds their `Class::of` (renju black's fouls only in the
-//! table built for renju black), their weight, and `policy::cell_prior` of them clamped to `i16`;
+//! table built for renju black), their weight, and the model's `Prior::cell` of them clamped to `i16`;
 //! its evaluation terms, as the side to move and as the side that waits, are the evaluation model's
 //! (`eval::model`, which builds the tables once). [`Position`](crate::eval::position::Position) keeps
 //! these per cell and sums the terms; its evaluation adds the model's threat value and constant.
 
-use crate::eval::policy;
+use crate::eval::policy::Prior;
 use crate::game::pattern::{Class, Shape};
 
 /// The weight of one line shape for a cell (the classic weight matrix, with shapes for counts).
@@ -39,7 +39,7 @@ pub(crate) const WAITER: usize = 2;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ComboEntry {
     pub(crate) terms: [i32; 3],
-    /// The move prior's terms of these shapes (`policy::cell_prior`): as the side to move, as its
+    /// The move prior's terms of these shapes (`Prior::cell`): as the side to move, as its
     /// opponent.
     pub(crate) prior: [i16; 2],
     pub(crate) class: Class,
@@ -65,8 +65,8 @@ fn cell_weight(s: [Shape; 4], class: Class) -> i32 {
 
 /// A combination's entry before the model: its class, its weight, its prior; the evaluation terms
 /// are the model's (`eval::model`).
-pub(crate) fn base_combo_entry(s: [Shape; 4], fouls: bool) -> ComboEntry {
+pub(crate) fn base_combo_entry(s: [Shape; 4], fouls: bool, prior: &Prior) -> ComboEntry {
     let class = Class::of(s, fouls);
-    let prior = policy::cell_prior(s, class).map(|v| v.clamp(-32768, 32767) as i16);
+    let prior = prior.cell(s, class).map(|v| v.clamp(-32768, 32767) as i16);
     ComboEntry { terms: [cell_weight(s, class), 0, 0], prior, class }
 }

@@ -32,6 +32,9 @@ use crate::tools::train;
 /// Memory for a label's search: a 16 MB table, as the games had.
 const MEMORY: u64 = 64 << 20;
 
+/// How a label file's header begins (`train` knows a label file by it).
+pub const LABELS_HEADER: &str = "# quincunx labels v1";
+
 /// How the labels of a run are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelConfig {
@@ -49,7 +52,7 @@ impl LabelConfig {
     /// The header line of the run's file: everything that decides its labels (not the shard).
     pub fn header(&self) -> String {
         format!(
-            "# quincunx labels v1 nodes={} per-game={} seed={} from={}",
+            "{LABELS_HEADER} nodes={} per-game={} seed={} from={}",
             self.nodes,
             self.per_game,
             self.seed,

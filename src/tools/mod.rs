@@ -3,7 +3,8 @@
 //! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
 //! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
 //! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]), the analysis of
-//! recorded games ([`analyze`]), self-play for training data ([`selfplay`]) and SPSA over the
+//! recorded games ([`analyze`]), self-play for training data ([`selfplay`]), the fits of the evaluation
+//! ([`train`]) and of the move prior ([`prior_fit`]) to it, and SPSA over the
 //! search's parameters ([`tune`]); their one seeded generator is [`random`]. The engine core never
 //! imports these.
 
@@ -14,6 +15,7 @@ pub mod label;
 pub mod opening;
 pub mod opening_gen;
 pub mod play;
+pub mod prior_fit;
 pub mod process;
 pub mod random;
 pub mod record;

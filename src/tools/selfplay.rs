@@ -281,12 +281,13 @@ impl From<std::io::Error> for RunError {
 pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), RunError> {
     let mut header = None;
     let mut games = vec![];
+    let lines = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') {
             header.get_or_insert_with(|| line.to_string());
         } else if !line.trim().is_empty() {
             // A line cut by a stop mid-write is the last one, without its newline: it is dropped.
-            let last_unfinished = i + 1 == text.lines().count() && !text.ends_with('\n');
+            let last_unfinished = i + 1 == lines && !text.ends_with('\n');
             match line.parse::<GameRecord>() {
                 Ok(g) => games.push(g),
                 Err(_) if last_unfinished => {}
