@@ -1,6 +1,6 @@
 //! The code's own words: a comment says why the code is as it is, at most with a compact worth; the
 //! match results themselves (scores of so many games, runs against an engine) live in
-//! docs/strength.md and docs/search.md, not in a third copy in the source.
+//! docs/ideas.tsv (summarised in docs/strength.md), not in a second copy in the source.
 
 use std::path::Path;
 

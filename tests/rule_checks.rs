@@ -1,4 +1,5 @@
-//! The Gomocup referee's rule-understanding checks (GomocupJudge `test_zip_rules.py`, rules.md §1.6),
+//! The Gomocup referee's rule-understanding checks (GomocupJudge `test_zip_rules.py`;
+//! rules.md, "Rule checks every Gomocup engine must pass"),
 //! played by every form of the classic weight-matrix player: an engine that fails one is refused entry.
 
 mod common;

@@ -1,7 +1,7 @@
 //! The Gomocup/Piskvork protocol: reads command lines, asks the engine, prints the answers.
 //!
 //! This layer parses and prints and nothing else; the game lives in [`Engine`]. Its invariants are the
-//! managers' rules (protocol.md §8):
+//! managers' rules (protocol.md, "Errors and what happens"):
 //! - stdout carries protocol lines only, each flushed at once: `OK`, `X,Y`, `ERROR <reason>`,
 //!   `UNKNOWN <reason>`, `MESSAGE <text>`, and the answers of ABOUT, SWAP2BOARD and YXSHOWFORBID;
 //! - INFO is never answered; a value it had to ignore is reported as a `MESSAGE` line just before the

@@ -16,7 +16,7 @@ pub const WIN_THRESHOLD: i32 = WIN - 1000;
 ///
 /// The margins taken from Rapfi (reverse futility, fail-high reduction, razoring, aspiration) apply to
 /// this value as it is, though it spreads about half as wide as Rapfi's: scaled up or down to meet
-/// them, the evaluation played worse (docs/search.md §9, Scale).
+/// them, the evaluation played worse (docs/search.md, "Evaluation", Scale).
 pub fn evaluate(pos: &Position) -> i32 {
     if pos.capture_rule().is_none() {
         let v = pos.fitted_eval() / 10;

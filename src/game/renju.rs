@@ -1,4 +1,4 @@
-//! Renju's forbidden points for black (RIF §9), as the Gomocup referee reads them.
+//! Renju's forbidden points for black (the RIF rules' article on them), as the Gomocup referee reads them.
 //!
 //! A black move that does not make an exact five is forbidden when it makes
 //! - a double-four: two or more fours, counting two fours on one line (`x . x x x . x` with the move in

@@ -9,8 +9,8 @@
 //! margin covers the answer's way back through the pipes and a loaded machine, because every manager
 //! forfeits a late answer and none promises its tolerance.
 //!
-//! `timeout_turn 0` follows protocol.md §6: with a match clock it means "use the match clock only";
-//! with no match clock either, the search is unlimited (analysis) and ends on YXSTOP/STOP or its own
+//! `timeout_turn 0` follows protocol.md, "Time rules": with a match clock it means "use the match clock
+//! only"; with no match clock either, the search is unlimited (analysis) and ends on YXSTOP/STOP or its own
 //! depth and node limits. `time_left` may be negative (over time: answer at once) or 2147483647
 //! (unlimited).
 
@@ -68,7 +68,7 @@ pub struct Budget {
 /// Safety margin kept from a limit of `ms` milliseconds: 25 ms plus 8%. With two games on two cores
 /// answers ran past a smaller margin, and at 100 ms a move a scheduler time slice can still eat a
 /// 15 ms base. The few more milliseconds of a smaller margin are worth too little to risk a late
-/// answer (docs/search.md §10).
+/// answer (docs/search.md, "Time").
 fn margin(ms: i64) -> i64 {
     25 + ms * 2 / 25
 }
@@ -138,7 +138,7 @@ impl Budget {
         // something: no new iteration past the soft share of the clock, nor past four fifths of the
         // turn limit (less the margin). An iteration takes about twice as long as all before it, so a
         // late one is mostly cut short, but a partial iteration still gives its best move when it beat
-        // the previous one: stopping sooner leaves most of the time unused (docs/search.md §10).
+        // the previous one: stopping sooner leaves most of the time unused (docs/search.md, "Time").
         let soft = if left.is_none() { hard } else { cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard) };
         Budget {
             start,

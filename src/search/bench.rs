@@ -2,8 +2,8 @@
 //! table size and no time limit, so the node count is the same on every machine. A change that should
 //! not alter the search must leave the count unchanged; commits that change the search quote it.
 //!
-//! The positions are Rapfi's benchmark openings (rules.md §3.3), plus renju and caro ones on 20x20 and a
-//! caro one on 15x15, so every rule is searched on both sizes.
+//! The positions are Rapfi's benchmark openings (rules.md, "Rapfi (dhbloo/rapfi) - what the source does"),
+//! plus renju and caro ones on 20x20 and a caro one on 15x15, so every rule is searched on both sizes.
 //!
 //! `bench` also takes other positions and threads (`Bench`): then it measures time to depth, and with
 //! more than one thread its node count is no longer deterministic.

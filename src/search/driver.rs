@@ -91,7 +91,7 @@ pub fn run(board: &Board, setup: &Setup) -> Outcome {
         return Outcome { mv: None, score: 0, depth: 0, nodes, shortcut: None, iterations: vec![] };
     }
     // A forced answer is played at once: thinking on about the position after it was no better
-    // (docs/search.md §1), and about one answer in twenty is forced. (The last move left
+    // (docs/search.md, "One move"), and about one answer in twenty is forced. (The last move left
     // by the exclusions is searched: its line needs a score.)
     if root_moves.len() == 1 && setup.exclude.is_empty() {
         return Outcome {
@@ -342,7 +342,7 @@ fn lead(
         // A win the search claims is believed only once deeper iterations repeat it: a shallow
         // one prunes the loser's counterplay, and such claims at depth 2 or 3 lost games. A
         // claimed loss never ends it: the same pruning makes false losses, and only a deeper look
-        // finds the defence it hid (docs/search.md §11).
+        // finds the defence it hid (docs/search.md, "False wins and losses").
         claims = if p.best.score >= WIN_THRESHOLD { claims + 1 } else { 0 };
         if claims >= setup.params.claim_iterations {
             break;

@@ -55,7 +55,7 @@ impl<'a> Worker<'a> {
             // move picker), every one of them, however many the prior would take here: any other move
             // loses in five plies, and each such move's refutation was a subtree searched. Level against
             // Rapfi, and kept because long wins (21 to 33 plies) are found about twice as fast
-            // (docs/search.md §6).
+            // (docs/search.md, "Move generation and ordering").
             let moves = set.into_iter().map(|i| (self.score_move(i, tt_move), i)).collect();
             return Ok(self.best_first(moves, usize::MAX));
         } else if let Some(line) = if pente || ply > 0 { None } else { self.opponent_vcf() } {
@@ -201,7 +201,7 @@ impl<'a> Worker<'a> {
     /// logit) plus the history / 64. The history, unbounded within a move and learned at every node (the
     /// answers to an open three too), matters more than it looks beside the fitted prior, and neither
     /// more nor less weight paid; nor did counter move, continuation history and killer move
-    /// (docs/search.md §6).
+    /// (docs/search.md, "History").
     #[inline]
     pub(super) fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {

@@ -32,7 +32,7 @@ impl<'a> Worker<'a> {
     /// Alpha-beta with principal variation search. Returns the score from the side to move's view.
     /// `cut_node`: off the principal variation, the parent expects this node to fail high (its
     /// reduced and null-window children are expected cut nodes, the first child of one is not; the
-    /// types alternate as in Stockfish and Rapfi). In order (docs/search.md, section 5): the threats
+    /// types alternate as in Stockfish and Rapfi). In order (docs/search.md, "A node"): the threats
     /// (`threats`), the horizon (`horizon`), the table (`table_cut`), the prunings by the evaluation
     /// (`prune`, `likely_fail_high`), the moves (`search_moves`), the result (`store_result`).
     pub fn search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
@@ -142,7 +142,7 @@ impl<'a> Worker<'a> {
             return evaluate(&self.pos);
         }
         // A forced move costs no depth, and no more than that: extending the block further (Rapfi
-        // gives it 1.3 plies) played worse (docs/search.md §7).
+        // gives it 1.3 plies) played worse (docs/search.md, "Reductions and extensions").
         self.stack[ply].was_four = self.pos.class(b, me).is_four();
         self.stack[ply + 1].ext = self.stack[ply].ext;
         self.tt.prefetch(self.pos.hash_after(b));
@@ -160,7 +160,7 @@ impl<'a> Worker<'a> {
         // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
         // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
         // positions facing one (see `Profile::threes_past_horizon`); not a ply more under a four-three
-        // point of the opponent's, which did not pay (docs/search.md §5.2).
+        // point of the opponent's, which did not pay (docs/search.md, "A node", Horizon).
         let threatened = self.profile.threes_past_horizon
             && node.depth > -2
             && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0;
@@ -179,7 +179,7 @@ impl<'a> Worker<'a> {
     fn pruning_eval(&self, entry: Option<Entry>, ply: usize) -> i32 {
         // A table score that bounds the value from the right side is a better guess than the
         // static evaluation (as in Rapfi and Stockfish): the prunings then judge by what a search
-        // found (docs/search.md §5.4).
+        // found (docs/search.md, "A node", the evaluation used for pruning).
         let e = evaluate(&self.pos);
         match entry.map(|t| (from_tt(t.score, ply as i32), t.bound)) {
             Some((s, bound)) if s.abs() < WIN_THRESHOLD => match bound {
@@ -232,7 +232,7 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = None;
         // No singular extension for the table's move (half as many nodes again for the same play), nor
-        // Rapfi's fractional extension of it (docs/search.md §5, §7).
+        // Rapfi's fractional extension of it (docs/search.md, "A node" and "Reductions and extensions").
         if let Some(m) = staged {
             let v = self.child(node, m, 0, false);
             if self.aborted {
@@ -322,8 +322,8 @@ impl<'a> Worker<'a> {
         };
         // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
         // only at the root (`generate`): left out, with the history learned at every node (see
-        // `score_move`), the search needs fewer nodes and plays better (docs/search.md §6). The leaf's
-        // own small VCF (the opponent moves there) still catches the short threats.
+        // `score_move`), the search needs fewer nodes and plays better (docs/search.md, "History"). The
+        // leaf's own small VCF (the opponent moves there) still catches the short threats.
         let moves = self.generate(node.ply, tt_move, &mut false, limit)?;
         if moves.is_empty() {
             // Renju black with every point forbidden: the game is lost.
@@ -333,7 +333,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves tried before a cut failed here: they lose what the cut move gains, so they sort later
-    /// at the nodes that follow (it pays together with razoring: docs/search.md §5.5).
+    /// at the nodes that follow (it pays together with razoring: docs/search.md, "A node", Razoring).
     fn history_malus(&mut self, tried: &[usize], staged: Option<usize>, depth: i32) {
         let me = self.pos.side();
         let malus = depth * depth;
@@ -350,7 +350,8 @@ impl<'a> Worker<'a> {
         // beats a slow attack), then every other move near the stones (a quiet block at the end of the
         // opponent's VCT). The prior may rank the saving move below the limit, and missed ones made the
         // search claim wins that Rapfi refuted. Only a loss widens the node, so it costs few nodes:
-        // widening where the best few merely fail low did not pay (docs/search.md §6).
+        // widening where the best few merely fail low did not pay
+        // (docs/search.md, "Move generation and ordering").
         let me = self.pos.side();
         for i in four_moves(&self.pos, me).into_iter().chain(three_moves(&self.pos, me)) {
             if !moves.contains(&i) && Some(i) != staged {
@@ -371,7 +372,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         // Only a cut teaches the history: Rapfi's credit for the best move of a principal-variation node
-        // that raised alpha without a cut was inside the noise (docs/search.md §6).
+        // that raised alpha without a cut was inside the noise (docs/search.md, "History").
         if bound == Bound::Lower
             && let Some(m) = best_move
         {
@@ -381,7 +382,7 @@ impl<'a> Worker<'a> {
         // A node that failed low stores no move: its best is only the highest of upper bounds, often the
         // first move searched, and it would replace the move a deeper or earlier search found here (the
         // table keeps that one: see `Tt::store`), which calm nodes search before any other. As Rapfi and
-        // Stockfish do (docs/search.md §4).
+        // Stockfish do (docs/search.md, "Transposition table").
         let best_move = if bound == Bound::Upper { None } else { best_move };
         self.tt.store(key, best_move, to_tt(best, node.ply as i32), node.depth, bound);
     }
@@ -393,9 +394,9 @@ impl<'a> Worker<'a> {
         let Node { alpha, beta, depth, ply, cut_node, .. } = *node;
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one mostly only spends itself
-        // (docs/search.md §7). Not in Pente, where a capture may answer a four (unmeasured there).
-        // Reducing open threes, or four and three material a ply less, did not pay (docs/strength.md,
-        // Ideas tried).
+        // (docs/search.md, "Reductions and extensions"). Not in Pente, where a capture may answer a four
+        // (unmeasured there). Reducing open threes, or four and three material a ply less, did not pay
+        // (docs/strength.md, Ideas tried).
         let class = self.pos.class(m, self.pos.side());
         let threat = class.is_open_threat() || (class == Class::B4 && !self.profile.prior_ordered);
         let shallower = node.likely_high && !class.is_four();
@@ -415,9 +416,9 @@ impl<'a> Worker<'a> {
                 // A reduced move that beat alpha by a wide margin is re-searched a ply deeper than its
                 // nominal depth (Rapfi's LMR extension, its margins; at most `max_lmr_extensions` on a
                 // line): a move the reduced look already likes that much is probably the best one here,
-                // and the nominal depth would then be the shallowest look it gets (docs/search.md §7).
-                // The full-window re-search below goes back to the nominal depth: kept at the extended
-                // one, it did no better (docs/strength.md, Ideas tried).
+                // and the nominal depth would then be the shallowest look it gets (docs/search.md,
+                // "Reductions and extensions"). The full-window re-search below goes back to the nominal
+                // depth: kept at the extended one, it did no better (docs/strength.md, Ideas tried).
                 let deeper =
                     v > alpha + self.params.lmr_deeper_base + self.params.lmr_deeper_per_ply * reduce
                         && self.stack[ply].ext < self.params.max_lmr_extensions;
@@ -437,9 +438,9 @@ impl<'a> Worker<'a> {
     /// at its nominal depth: 0 unless it is a late quiet move.
     fn late_reduction(&self, node: &Node, n: usize, new_depth: i32) -> i32 {
         // Late quiet moves are searched shallower first: from the third on in the prior's order (better
-        // than from the fourth: docs/search.md §7), from the fourth in the weight matrix's. Not the
-        // answers to an open three, nor a ply more for a late move that continues our attack
-        // (docs/strength.md, Ideas tried).
+        // than from the fourth: docs/search.md, "Reductions and extensions"), from the fourth in the weight
+        // matrix's. Not the answers to an open three, nor a ply more for a late move that continues our
+        // attack (docs/strength.md, Ideas tried).
         let prior = self.profile.prior_ordered;
         let from = if prior { self.params.lmr_from } else { self.params.gentle_lmr_from };
         if !(node.quiet && node.depth >= 2 && n >= from) {
@@ -450,9 +451,9 @@ impl<'a> Worker<'a> {
             // where the table's move is a threat (Stockfish's `ttCapture`; here one that makes an open
             // three or more): where an earlier search found a threat best, a quiet move is less likely
             // to matter. From three plies up the reduced look keeps a ply of search below the move; two
-            // plies from the horizon the move goes to the quiescence (docs/search.md §7). Not taken:
-            // Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no reduction two plies up (docs/strength.md,
-            // Ideas tried).
+            // plies from the horizon the move goes to the quiescence (docs/search.md,
+            // "Reductions and extensions"). Not taken: Rapfi's `ttPv`, Stockfish's `cutoffCnt`, no
+            // reduction two plies up (docs/strength.md, Ideas tried).
             (self.params.reduction(node.depth, n)
                 + i32::from(node.null_window())
                 + self.params.cut_extra * i32::from(node.cut_node)
@@ -514,7 +515,8 @@ impl<'a> Worker<'a> {
     /// the shapes cannot see. (Not for Pente either, where a capture may break a three: callers check.)
     /// A four with a three wins even against the opponent's fours when the four's block makes none
     /// (`four_three_wins`, Rapfi's static check): in crowded positions, where both sides have fours to
-    /// play, the search need not play such wins out and reaches deeper (docs/search.md §5.1).
+    /// play, the search need not play such wins out and reaches deeper (docs/search.md, "A node",
+    /// Threats first).
     pub(super) fn threes_win(&self) -> bool {
         let me = self.pos.side();
         let quiet_opponent = || {
@@ -530,7 +532,7 @@ impl<'a> Worker<'a> {
 
 /// The table's cut-off below the root: an entry at least as deep whose bound settles the window.
 /// It cuts on the principal variation too (cutting only off it, as Rapfi and Stockfish do, was no
-/// better: docs/search.md §4), and a cut here teaches the history nothing.
+/// better: docs/search.md, "Transposition table"), and a cut here teaches the history nothing.
 fn table_cut(entry: Option<Entry>, node: &Node) -> Option<i32> {
     let e = entry?;
     if e.depth < node.depth || node.ply == 0 {
@@ -551,8 +553,8 @@ fn likely_fail_high(p: &Params, node: &Node, eval: i32, calm: bool) -> bool {
     // well above beta will most likely cut, and a cut needs only one good move, which a ply shallower
     // usually finds; fours keep their depth. The opponent's fours raise the margin: their blocks may
     // cost us the tempo the evaluation counts (at a quiet node outside Pente, `calm` says it has
-    // none; docs/search.md §5.7). Neither ProbCut beside it nor a ply more for a second four in a row
-    // paid (docs/strength.md, Ideas tried).
+    // none; docs/search.md, "A node", Fail-high reduction). Neither ProbCut beside it nor a ply more for a
+    // second four in a row paid (docs/strength.md, Ideas tried).
     eval >= node.beta
         + p.fail_high_base
         + p.fail_high_per_ply * node.depth

@@ -3,7 +3,7 @@
 //! read by each worker, so that a brain started with `--set NAME=VALUE` plays with other values and a
 //! tuner can move them. [`SPECS`] lists every parameter with its default, its range and a step
 //! fit for SPSA. Each says what it bounds and why it has its default; what each is worth is in
-//! docs/search.md, the runs in docs/strength.md (Ideas tried).
+//! docs/search.md, the runs in docs/ideas.tsv.
 
 use std::fmt;
 
@@ -59,21 +59,22 @@ params! {
     aspiration_max: i32 = 1000, 16..=10000, step 50;
     /// Root moves from this one on (in the last iteration's order) are reduced when quiet: the root
     /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
-    /// the nodes. From the third move it played worse (docs/search.md §2).
+    /// the nodes. From the third move it played worse (docs/search.md, "The root").
     root_lmr_from: usize = 3, 1..=50, step 1;
     /// Completed iterations in a row that must claim a win before the deepening stops early.
     claim_iterations: u32 = 3, 1..=20, step 1;
     /// Razoring: a quiet node off the principal variation, one to `razor_depth` plies from the horizon,
     /// whose evaluation is this much a ply below alpha returns it unsearched. Nearly every cut comes
-    /// from evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md §5.5; it
-    /// pays with the history malus of `search`).
+    /// from evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md, "A node",
+    /// Razoring; it pays with the history malus of `search`).
     razor_margin: i32 = 60, 0..=1000, step 5;
     /// The deepest node razoring applies to, in plies from the horizon.
     razor_depth: i32 = 3, 0..=10, step 1;
     /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
     /// that lies this much a ply above beta, from the second ply from the horizon on (at the first,
     /// any evaluation at or above beta). Rapfi's freestyle margin, on our evaluation's scale; its whole
-    /// margin, with the improving and cut-node terms, played worse (docs/search.md §5.6).
+    /// margin, with the improving and cut-node terms, played worse (docs/search.md, "A node",
+    /// Reverse futility).
     futility_per_ply: i32 = 63, 0..=1000, step 5;
     /// The fail-high reduction's margin above beta: `fail_high_base + fail_high_per_ply * depth`, and
     /// `fail_high_fours` more when the opponent has a four to play (Rapfi's values, on our
@@ -85,7 +86,8 @@ params! {
     fail_high_fours: i32 = 87, 0..=1000, step 5;
     /// The late-move reduction of the prior's order, `lmr_base + ln(depth) ln(n) / lmr_divisor` (both
     /// in hundredths, rounded down): the usual log-log curve. The divisor is at its best from both
-    /// sides (1.2 and 2.0 played worse), and the rounding down costs nothing (docs/search.md §7).
+    /// sides (1.2 and 2.0 played worse), and the rounding down costs nothing
+    /// (docs/search.md, "Reductions and extensions").
     lmr_base: i32 = 50, 0..=500, step 5;
     /// See `lmr_base`.
     lmr_divisor: i32 = 160, 20..=1000, step 10;
@@ -96,7 +98,7 @@ params! {
     /// See `gentle_base`.
     gentle_divisor: i32 = 200, 20..=1000, step 10;
     /// Late quiet moves are reduced from this one on (counting from 0) in the prior's order (better
-    /// than from the next: docs/search.md §7).
+    /// than from the next: docs/search.md, "Reductions and extensions").
     lmr_from: usize = 2, 1..=20, step 1;
     /// The same in the weight matrix's order (Pente).
     gentle_lmr_from: usize = 3, 1..=20, step 1;
@@ -109,11 +111,13 @@ params! {
     max_lmr_extensions: u8 = 5, 0..=50, step 1;
     /// Extra plies off the late quiet moves of an expected cut node (see `search`): one of its first
     /// moves is expected to refute the parent's move, so a late one is rarely needed, and a wrong guess
-    /// is only a shallower look, re-searched if the move beats alpha (docs/search.md §7).
+    /// is only a shallower look, re-searched if the move beats alpha
+    /// (docs/search.md, "Reductions and extensions").
     cut_extra: i32 = 1, 0..=5, step 1;
     /// Quiet moves searched at a node one ply from the horizon, the prior's best: near the horizon
     /// few, since a move the prior ranks ninth rarely matters two plies from the leaves
-    /// (docs/search.md §6). With the weight-matrix order (Pente) such limits never paid.
+    /// (docs/search.md, "Move generation and ordering"). With the weight-matrix order (Pente) such limits
+    /// never paid.
     quiet_moves_1: usize = 8, 1..=100, step 1;
     /// The same two plies from the horizon.
     quiet_moves_2: usize = 10, 1..=100, step 1;
@@ -121,12 +125,14 @@ params! {
     quiet_moves_5: usize = 12, 1..=100, step 1;
     /// From six plies up, Rapfi's growing count `move_count_base + depth^(move_count_power / 100)`
     /// (13 at 6, 18 at 8, 23 at 10): a flat 12 never searched the prior's 13th move however long the
-    /// turn. Half of it (at least `defence_moves_min`) answers an open three (docs/search.md §6).
+    /// turn. Half of it (at least `defence_moves_min`) answers an open three
+    /// (docs/search.md, "Move generation and ordering").
     move_count_base: i32 = 3, 0..=50, step 1;
     /// See `move_count_base`.
     move_count_power: i32 = 132, 50..=300, step 4;
     /// The fewest answers to an opponent's open three searched at first (the rest wait until all of
-    /// these lose). Better than PentaZen's 3/5/7/8 and than wider counts (docs/search.md §6).
+    /// these lose). Better than PentaZen's 3/5/7/8 and than wider counts
+    /// (docs/search.md, "Move generation and ordering").
     defence_moves_min: usize = 2, 1..=50, step 1;
     /// Quiet moves searched at a node in the weight-matrix order (Pente), and the other moves the root
     /// adds after its answers to an opponent's VCF threat.
@@ -143,19 +149,20 @@ params! {
     /// Quiescence (`Worker::quiesce`): at most this many fours of ours in a row, and `leaf_vcf_nodes`
     /// nodes a leaf. Small on purpose: a four point is common at the leaves, and with the wide VCF a
     /// bigger budget ate most of a busy middle game's nodes; the narrow one rarely reaches it, and the
-    /// next iteration finds what it misses, since a four's block costs no depth (docs/search.md §8).
+    /// next iteration finds what it misses, since a four's block costs no depth (docs/search.md,
+    /// "Quiescence").
     leaf_vcf_fours: u32 = 8, 0..=50, step 1;
     /// See `leaf_vcf_fours`.
     leaf_vcf_nodes: u32 = 16, 0..=1000, step 2;
     /// The opponent's VCF threat at the root (its VCF if it could move again; not looked for inside
     /// the tree: see `search`): at most this many fours and `threat_vcf_nodes` nodes. A refuted check
-    /// spends its whole budget, so the budget is small (docs/search.md §2).
+    /// spends its whole budget, so the budget is small (docs/search.md, "The root").
     threat_vcf_fours: u32 = 8, 0..=50, step 1;
     /// See `threat_vcf_fours`.
     threat_vcf_nodes: u32 = 12, 0..=1000, step 2;
     /// The root's VCF solver: at most this many nodes (and the node limit), `root_vcf_fours` fours and
     /// one `root_vcf_share`-th of the hard time limit. What it proves is exact and played at once
-    /// (docs/search.md §1).
+    /// (docs/search.md, "One move").
     root_vcf_nodes: u64 = 200000, 0..=100000000, step 10000;
     /// See `root_vcf_nodes`.
     root_vcf_fours: u32 = 16, 0..=100, step 1;
@@ -163,8 +170,8 @@ params! {
     root_vcf_share: u32 = 10, 1..=1000, step 1;
     /// The root's VCT solver: at most this many nodes, `root_vct_depth` threats and one
     /// `root_vct_share`-th of the hard time limit. A VCT inside the tree found fewer long wins, and a
-    /// smaller, larger or no root VCT played the same: it stays for its exact proofs (docs/search.md
-    /// §1).
+    /// smaller, larger or no root VCT played the same: it stays for its exact proofs
+    /// (docs/search.md, "One move").
     root_vct_nodes: u64 = 60000, 0..=100000000, step 5000;
     /// See `root_vct_nodes`.
     root_vct_depth: u32 = 7, 0..=30, step 1;

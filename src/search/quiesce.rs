@@ -17,8 +17,9 @@ impl<'a> Worker<'a> {
     /// `search` has made the threat checks already).
     ///
     /// It beats a VCF that only looks for a win, most of all with the table's bound on the evaluation
-    /// (docs/search.md §5.4, §8). Wider (plain fours at the leaf), narrower (only fours that make an
-    /// open three) and Rapfi's delta pruning all played worse (docs/strength.md, Ideas tried).
+    /// (docs/search.md, "A node", the evaluation used for pruning, and "Quiescence"). Wider (plain fours at
+    /// the leaf), narrower (only fours that make an open three) and Rapfi's delta pruning all played worse
+    /// (docs/strength.md, Ideas tried).
     pub(super) fn quiesce(
         &mut self,
         mut alpha: i32,

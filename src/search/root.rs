@@ -29,7 +29,7 @@ impl<'a> Worker<'a> {
     /// Stockfish's way). A narrow window lets the principal variation's nodes cut as well: a late root
     /// move that beats the first one on the null window is re-searched against a bound near the
     /// expected score, not against an infinite one (such re-searches can take most of an iteration's
-    /// nodes; docs/search.md §2).
+    /// nodes; docs/search.md, "The root").
     pub fn root(
         &mut self,
         moves: &mut [usize],
@@ -82,7 +82,7 @@ impl<'a> Worker<'a> {
             // the bound it failed, so a score rising to a win creeps up about 21 a search. Stockfish's
             // growth by a third finds such wins sooner, yet played no better. Every window is searched to
             // the iteration's depth, not a ply shallower after fail highs (Rapfi's `failHighCnt`; both in
-            // docs/search.md §2).
+            // docs/search.md, "The root").
             delta = delta * (3 + s.abs() / 1024) / 4 + self.params.aspiration_widen;
             if delta > self.params.aspiration_max {
                 (lo, hi) = (-INF, INF);
@@ -112,7 +112,7 @@ impl<'a> Worker<'a> {
             let m = moves[n];
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
-            // root that played worse (docs/search.md §2).
+            // root that played worse (docs/search.md, "The root").
             let reduce =
                 if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3
                 {

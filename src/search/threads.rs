@@ -66,7 +66,7 @@ impl Shared {
 
 /// A helper thread's deepening: alongside the main thread, past the deepest depth any thread has
 /// completed. At the same depth the threads split the moves through `busy`, which makes two threads
-/// reach a depth sooner than a helper a ply ahead does (docs/search.md §3).
+/// reach a depth sooner than a helper a ply ahead does (docs/search.md, "Threads").
 pub(super) fn help(pos: Position, mut moves: Vec<usize>, setup: &Setup, shared: &Shared) {
     let mut w = Worker::new(pos, setup, &shared.helper_stop, &shared.nodes, false);
     w.busy = Some(&shared.busy);

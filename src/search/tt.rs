@@ -119,7 +119,7 @@ impl Tt {
             let old_gen = (old >> 42) & 63;
             let same_key = slot[0].load(Ordering::Relaxed) ^ old == key;
             // The same position always takes the newer result, however shallow: Rapfi's rule of
-            // keeping a deeper entry played worse (docs/search.md §4).
+            // keeping a deeper entry played worse (docs/search.md, "Transposition table").
             if old_gen == generation && !same_key && depth < old_depth {
                 return;
             }

@@ -267,8 +267,9 @@ pub fn defences(pos: &mut Position, def: Color) -> Vec<usize> {
         }
         // A defender's stone only changes the lines through it, so each open-four point is looked at
         // with that one line changed instead of playing the stone: the test runs at every node under
-        // an open three, and playing it cost a quarter of the search's time (docs/search.md §6).
-        // Captures take stones off other lines: Pente plays the stone.
+        // an open three, and playing it cost a quarter of the search's time
+        // (docs/search.md, "Move generation and ordering"). Captures take stones off other lines: Pente
+        // plays the stone.
         let stopped = if captures {
             pos.play(j);
             let stopped = pos.count(att, Class::Flex4) == 0;
