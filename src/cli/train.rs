@@ -25,7 +25,7 @@ are printed before and after. Writes a model file that --weights loads (docs/tra
   --out MODEL        the model file to write (required)
   --from MODEL       the starting model (default: the embedded one)
   --lambda L         the result's share of the target, 0 to 1 (default 0: the search's score alone,
-                     which plays better than fitting the results; docs/strength.md)
+                     which plays better than fitting the results; docs/training.md)
   --scale S          points for which the odds change by e (default: the starting model's best fit)
   --sigma T          the prior's width in tenths of a point around each starting value (default 300)
   --epochs N         full passes over the data (default 300)

@@ -349,11 +349,11 @@ impl Position {
     /// The fitted evaluation (tenths of a point) from the side to move's view: its cells' terms as the
     /// mover, the other side's as the waiting side, the threat term, and the constant.
     ///
-    /// The threat term weighs as fitted, which is as good as more or less of it (docs/search.md §9).
+    /// The threat term weighs as fitted, which is as good as more or less of it (docs/search.md, "Evaluation").
     ///
     /// The cell terms are this position's alone: averaged with the previous position's, seen from the
     /// same side, as Rapfi's classical evaluation does with its cell values, they play worse
-    /// (docs/search.md §9); our terms were fitted with the side to move in them, perhaps why such an
+    /// (docs/search.md, "Evaluation"); our terms were fitted with the side to move in them, perhaps why such an
     /// average does not suit them.
     #[inline]
     pub fn fitted_eval(&self) -> i64 {
@@ -651,8 +651,8 @@ impl Position {
     }
 
     /// Adds `delta` to the `near` count of every cell in the 5x5 square around `i` (the candidates).
-    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps) played worse (docs/search.md
-    /// §6): the prior picks the few quiet moves searched, and cells further out only add work.
+    /// Rapfi's larger area (a 7x7 square and the four lines out to 4 steps) played worse (docs/search.md,
+    /// "Move generation and ordering"): the prior picks the few quiet moves searched, and cells further out only add work.
     fn bump_near(&mut self, i: usize, delta: i8) {
         let s = self.stride as isize;
         for dy in -2isize..=2 {
