@@ -198,24 +198,25 @@ impl<'a> Worker<'a> {
     }
 
     /// The ordering score of candidate `i`: the table's move first, then the prior (in hundredths of a
-    /// logit) plus the history / 64. The history, unbounded within a move and learned at every node (the
-    /// answers to an open three too), matters more than it looks beside the fitted prior, and neither
-    /// more nor less weight paid; nor did counter move, continuation history and killer move
-    /// (docs/search.md, "History").
+    /// logit) plus the history / `history_divisor`. The history, unbounded within a move and learned at
+    /// every node (the answers to an open three too), matters more than it looks beside the fitted
+    /// prior; counter move, continuation history and killer move did not pay (docs/search.md, "History").
     #[inline]
     pub(super) fn score_move(&self, i: usize, tt_move: Option<usize>) -> i32 {
         if Some(i) == tt_move {
             return i32::MAX;
         }
         let me = self.pos.side();
-        let mut v = self.history[i][me.index()] / 64;
+        let p = &self.params;
+        let mut v = self.history[i][me.index()] / p.history_divisor;
         if self.profile.prior_ordered {
             v += self.pos.prior(i);
         } else {
             // Pente: the weight matrix, whose terms know of captures.
-            v += self.pos.weight(i, me) + self.pos.weight(i, me.opp()) * 4 / 5;
+            v += self.pos.weight(i, me) + self.pos.weight(i, me.opp()) * p.pente_block_percent / 100;
             // Taking stones, and standing where the opponent would take ours.
-            v += 150 * self.pos.captures_at(i, me) as i32 + 120 * self.pos.captures_at(i, me.opp()) as i32;
+            v += p.pente_take * self.pos.captures_at(i, me) as i32
+                + p.pente_guard * self.pos.captures_at(i, me.opp()) as i32;
         }
         v
     }

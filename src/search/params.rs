@@ -57,10 +57,16 @@ params! {
     aspiration_widen: i32 = 6, 0..=200, step 2;
     /// The half-width beyond which a failing window opens fully (mate scores get there at once).
     aspiration_max: i32 = 1000, 16..=10000, step 50;
+    /// A failed window grows by a quarter more for each `aspiration_scale` of its score's size (Rapfi's
+    /// 1024): far from even, scores swing wider.
+    aspiration_scale: i32 = 1024, 16..=65536, step 64;
     /// Root moves from this one on (in the last iteration's order) are reduced when quiet: the root
     /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
     /// the nodes. From the third move it played worse (docs/search.md, "The root").
     root_lmr_from: usize = 3, 1..=50, step 1;
+    /// The longest principal variation read back from the table for display (it moves no search: the
+    /// table's line past a dozen moves is mostly stale).
+    pv_max: usize = 12, 1..=96, step 1;
     /// Completed iterations in a row that must claim a win before the deepening stops early.
     claim_iterations: u32 = 3, 1..=20, step 1;
     /// Razoring: a quiet node off the principal variation, one to `razor_depth` plies from the horizon,
@@ -143,6 +149,17 @@ params! {
     /// attack that wins first. The table's move, when the node has one, is the first of them. Four did
     /// no better than two (docs/strength.md, Ideas tried).
     threat_quiet_moves: usize = 2, 0..=16, step 1;
+    /// A quiet move's ordering score is its prior (hundredths of a logit) plus its history divided by
+    /// this (see `score_move`): neither more nor less weight paid (docs/search.md, "History").
+    history_divisor: i32 = 64, 4..=1024, step 4;
+    /// Pente's ordering (the weight matrix, see `score_move`): the opponent's weight at a cell counts
+    /// this percentage of ours, since a cell it wants is one to block.
+    pente_block_percent: i32 = 80, 0..=200, step 5;
+    /// Pente's ordering: so much a stone for a move that takes stones, and `pente_guard` a stone for
+    /// standing where the opponent would take ours.
+    pente_take: i32 = 150, 0..=2000, step 10;
+    /// See `pente_take`.
+    pente_guard: i32 = 120, 0..=2000, step 10;
     /// With helper threads, moves another thread is searching are put off from this depth up (see
     /// `busy`; from 2 or 5 the threads reached depth 14-15 later: `bench --threads 2` on middle30.txt).
     busy_depth: i32 = 3, 1..=60, step 1;

@@ -78,12 +78,12 @@ impl<'a> Worker<'a> {
             } else {
                 return Some(s);
             }
-            // Rapfi's rule holds the width near 24 below scores of 1024, and a fail-soft score sits on
-            // the bound it failed, so a score rising to a win creeps up about 21 a search. Stockfish's
-            // growth by a third finds such wins sooner, yet played no better. Every window is searched to
-            // the iteration's depth, not a ply shallower after fail highs (Rapfi's `failHighCnt`; both in
-            // docs/search.md, "The root").
-            delta = delta * (3 + s.abs() / 1024) / 4 + self.params.aspiration_widen;
+            // Rapfi's rule holds the width near 24 below scores of 1024 (`aspiration_scale`), and a
+            // fail-soft score sits on the bound it failed, so a score rising to a win creeps up about 21 a
+            // search. Stockfish's growth by a third finds such wins sooner, yet played no better. Every
+            // window is searched to the iteration's depth, not a ply shallower after fail highs (Rapfi's
+            // `failHighCnt`; both in docs/search.md, "The root").
+            delta = delta * (3 + s.abs() / self.params.aspiration_scale) / 4 + self.params.aspiration_widen;
             if delta > self.params.aspiration_max {
                 (lo, hi) = (-INF, INF);
             }
@@ -198,7 +198,7 @@ impl<'a> Worker<'a> {
         let mut played = 0;
         let mut m = Some(first);
         while let Some(i) = m {
-            if !self.pos.is_empty(i) || played >= 12 {
+            if !self.pos.is_empty(i) || played >= self.params.pv_max {
                 break;
             }
             pv.push(i);
