@@ -31,9 +31,9 @@ const WHITE_THREATENS: &str = "
 ";
 
 /// Plays a short game of `player` against itself from `diagram`; every move legal.
-fn plays_legally(player: &SearchPlayer, diagram: &str, rule: i64, what: &str) {
-    let rules = Rules::from_mask(rule, 5).0;
+fn plays_legally(player: &SearchPlayer, diagram: &str, rules: Rules, what: &str) {
     let mut board = Board::from_diagram(diagram).expect("diagram");
+    board.set_capture(rules.capture_rule());
     let limits = Limits {
         max_nodes: Some(400),
         ..Limits::new(Budget { start: Instant::now(), soft: None, hard: None }, 1, 16 << 20)
@@ -57,8 +57,10 @@ fn every_parameter_at_either_end_of_its_range_plays_legal_moves() {
             let mut params = Params::default();
             params.set(spec.name, value).expect("within the range");
             let player = SearchPlayer::with_params(params);
-            for rule in [0, 4] {
-                plays_legally(&player, WHITE_THREATENS, rule, &format!("{}={value}, rule {rule}", spec.name));
+            // Pente for the parameters of its own order and evaluation.
+            for rules in [Rules::from_mask(0, 5).0, Rules::from_mask(4, 5).0, Rules::pente(false)] {
+                let what = format!("{}={value}, {}", spec.name, rules.name());
+                plays_legally(&player, WHITE_THREATENS, rules, &what);
             }
         }
     }

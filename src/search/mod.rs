@@ -46,7 +46,7 @@ use std::time::Instant;
 
 use crate::eval::model::Evaluator;
 use crate::eval::position::Position;
-use crate::eval::score::{WIN, WIN_THRESHOLD, evaluate};
+use crate::eval::score::{EvalParams, WIN, WIN_THRESHOLD, evaluate_with};
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
@@ -86,6 +86,8 @@ pub struct Worker<'a> {
     stack: [Stack; MAX_PLY + 2],
     /// The search's numbers, copied: read at every node, they sit beside the rest.
     params: Params,
+    /// The evaluation's, taken from `params` once.
+    eval: EvalParams,
     /// What the rules mean to the search, decided once.
     profile: Profile,
 }
@@ -132,8 +134,15 @@ impl<'a> Worker<'a> {
             watch: None,
             stack: [Stack::default(); MAX_PLY + 2],
             params: *setup.params,
+            eval: setup.params.eval(),
             profile,
         }
+    }
+
+    /// The quiet evaluation of the position, with this search's numbers.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        evaluate_with(&self.pos, &self.eval)
     }
 
     fn check_abort(&mut self) {

@@ -139,7 +139,7 @@ impl<'a> Worker<'a> {
             return -(WIN - ply as i32 - 2);
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         // A forced move costs no depth, and no more than that: extending the block further (Rapfi
         // gives it 1.3 plies) played worse (docs/search.md, "Reductions and extensions").
@@ -168,7 +168,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         if node.ply >= MAX_PLY || pente {
-            return Some(evaluate(&self.pos));
+            return Some(self.evaluate());
         }
         let mut budget = self.params.leaf_vcf_nodes;
         Some(self.quiesce(node.alpha, node.beta, node.ply, None, self.params.leaf_vcf_fours, &mut budget))
@@ -180,7 +180,7 @@ impl<'a> Worker<'a> {
         // A table score that bounds the value from the right side is a better guess than the
         // static evaluation (as in Rapfi and Stockfish): the prunings then judge by what a search
         // found (docs/search.md, "A node", the evaluation used for pruning).
-        let e = evaluate(&self.pos);
+        let e = self.evaluate();
         match entry.map(|t| (from_tt(t.score, ply as i32), t.bound)) {
             Some((s, bound)) if s.abs() < WIN_THRESHOLD => match bound {
                 Bound::Exact => s,
@@ -475,7 +475,7 @@ impl<'a> Worker<'a> {
             return -(WIN - p - 2);
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos);
+            return self.evaluate();
         }
         let me = self.pos.side();
         let mut best = -INF;

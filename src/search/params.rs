@@ -194,6 +194,23 @@ params! {
     root_vct_depth: u32 = 7, 0..=30, step 1;
     /// See `root_vct_nodes`.
     root_vct_share: u32 = 5, 1..=1000, step 1;
+    /// The evaluation's numbers (`EvalParams`, see `Params::eval`): the fitted evaluation's divisor,
+    /// which sets the scale of every margin above (scaled either way to meet Rapfi's, it played worse:
+    /// docs/search.md, "Evaluation").
+    eval_divisor: i64 = 10, 1..=100, step 1;
+    /// Pente's evaluation: our weight sum's percentage against the opponent's (see `EvalParams`).
+    pente_own_percent: i64 = 120, 0..=300, step 5;
+    /// Pente's evaluation: the weight sums' divisor.
+    pente_eval_divisor: i64 = 4, 1..=64, step 1;
+    /// Pente's evaluation: a captured stone's worth, `pente_stone` a stone and `pente_race` by the
+    /// square of the share of the winning count reached.
+    pente_stone: i32 = 20, 0..=1000, step 5;
+    /// See `pente_stone`.
+    pente_race: i32 = 400, 0..=10000, step 20;
+    /// Pente's evaluation: the twelfths of its best capture's worth the side to move counts.
+    pente_cash_twelfths: i64 = 8, 0..=12, step 1;
+    /// Pente's evaluation: the cost of each of our pairs the opponent could take.
+    pente_exposed: i64 = 12, 0..=200, step 2;
 }
 
 impl Default for Params {
@@ -295,6 +312,19 @@ impl Params {
         Ok(p)
     }
 
+    /// The evaluation's numbers among these.
+    pub fn eval(&self) -> EvalParams {
+        EvalParams {
+            divisor: self.eval_divisor,
+            pente_own_percent: self.pente_own_percent,
+            pente_divisor: self.pente_eval_divisor,
+            pente_stone: self.pente_stone,
+            pente_race: self.pente_race,
+            pente_cash_twelfths: self.pente_cash_twelfths,
+            pente_exposed: self.pente_exposed,
+        }
+    }
+
     /// Plies taken off the `n`-th quiet move at `depth` in the prior's order: late moves rarely beat
     /// the first ones, so they get a shallower look first (re-searched in full if they beat alpha).
     /// Steeper than `gentle_reduction`.
@@ -365,6 +395,11 @@ mod tests {
                 assert_eq!(s.get(&p), v, "{s:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_evaluation_s_numbers_default_to_its_own() {
+        assert_eq!(Params::DEFAULT.eval(), EvalParams::DEFAULT);
     }
 
     #[test]

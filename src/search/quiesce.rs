@@ -44,7 +44,7 @@ impl<'a> Worker<'a> {
                 return WIN - p - 5;
             }
         }
-        let eval = evaluate(&self.pos);
+        let eval = self.evaluate();
         if eval >= beta
             || fours_left == 0
             || *budget == 0

@@ -12,7 +12,7 @@ fn quiesce(pos: Position) -> (i32, i32) {
     with_worker(pos, |w| {
         let mut budget = w.params.leaf_vcf_nodes;
         let v = w.quiesce(-INF, INF, 0, None, w.params.leaf_vcf_fours, &mut budget);
-        (v, evaluate(&w.pos))
+        (v, w.evaluate())
     })
 }
 
