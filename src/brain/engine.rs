@@ -470,7 +470,7 @@ impl Engine {
             max_nodes: (s.max_node > 0).then_some(s.max_node),
             watch,
             ..Limits::new(
-                Budget::new(&s.clock, start, empty),
+                Budget::new(&s.clock, start, empty, &self.player.time_shares()),
                 // More threads than cores only slow the stop: each helper must be scheduled to see it
                 // (256 threads on one loaded core answered 615 ms past the hard limit).
                 if s.thread_num > 0 { s.thread_num.min(cores()) } else { cores() },
@@ -613,6 +613,7 @@ fn report_overrun(budget: &Budget) {
 mod tests {
     use super::*;
     use crate::player::Thought;
+    use crate::player::timeman::TimeShares;
     use std::sync::atomic::AtomicUsize;
 
     /// A player that only counts how often it was told to forget.
@@ -663,6 +664,8 @@ mod tests {
         clears: AtomicUsize,
         clears_while_thinking: AtomicUsize,
         limits: std::sync::Mutex<Option<Limits>>,
+        /// Its own shares of a match clock, if not the default ones.
+        shares: Option<TimeShares>,
     }
 
     impl Player for Held {
@@ -684,6 +687,9 @@ mod tests {
             if self.thinking.load(Ordering::SeqCst) {
                 self.clears_while_thinking.fetch_add(1, Ordering::SeqCst);
             }
+        }
+        fn time_shares(&self) -> TimeShares {
+            self.shares.unwrap_or(TimeShares::DEFAULT)
         }
     }
 
@@ -731,6 +737,24 @@ mod tests {
         engine.new_game(15, 15).expect("START 15");
         engine.apply(Info::TimeLeft(1_000));
         assert_eq!(engine.settings().clock.overhead, after);
+    }
+
+    #[test]
+    fn each_move_shares_the_match_clock_as_the_player_says() {
+        let hard = |shares: Option<TimeShares>| {
+            let player = Arc::new(Held { shares, ..Held::default() });
+            let mut engine = Engine::new(player.clone());
+            engine.new_game(15, 15).expect("START 15");
+            engine.apply(Info::TimeoutTurn(0));
+            engine.apply(Info::TimeoutMatch(100_000));
+            player.go.store(true, Ordering::SeqCst);
+            think_through(&mut engine, &player, |_| {});
+            let limits = player.limits.lock().unwrap().clone().expect("thought");
+            limits.budget.hard.expect("a match clock")
+        };
+        // A sixth of the clock at most by default, a twelfth when the player says so.
+        let twelfth = TimeShares { hard_moves: 12, ..TimeShares::DEFAULT };
+        assert!(hard(Some(twelfth)) * 3 < hard(None) * 2, "{:?} {:?}", hard(Some(twelfth)), hard(None));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
-use crate::player::timeman::Budget;
+use crate::player::timeman::{Budget, TimeShares};
 
 /// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
@@ -140,4 +140,9 @@ pub trait Player: Send + Sync {
     fn clear(&self) {}
     /// Get ready for `rules` (build tables) before the clock runs; called when the rule changes.
     fn prepare(&self, _rules: &Rules) {}
+    /// How this player shares a match clock among the moves to come (the brain builds each move's
+    /// budget with it).
+    fn time_shares(&self) -> TimeShares {
+        TimeShares::DEFAULT
+    }
 }

@@ -1,5 +1,6 @@
-//! The time manager: how long one move may take, computed in one place from what the manager said
-//! (`timeout_turn`, `timeout_match`, `time_left`).
+//! The time manager: how long one move may take, computed in one place ([`Budget::new`]) from what the
+//! manager said (`timeout_turn`, `timeout_match`, `time_left`) and how the player shares a match clock
+//! ([`TimeShares`]); our own tools give a move its time in ms through [`Budget::per_move`].
 //!
 //! It gives two limits, both measured from the moment the move command was read:
 //! - `soft`: do not start new work after it (checked between iterations);
@@ -56,6 +57,29 @@ impl Default for Clock {
     }
 }
 
+/// How a match clock is shared among the moves to come: the numbers a tuner may move (the search's
+/// `Params` carry them, and a player tells its own through `Player::time_shares`). The safety margin
+/// is not among them: a tuner's games against ourselves never see the late answers a thinner one
+/// would cost under a real manager.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeShares {
+    /// The most moves the clock is spread over (the game lasts at most half the empty cells more of
+    /// our moves, and never fewer than one is planned on).
+    pub moves_max: i64,
+    /// The hard limit is the clock over at most this many moves to come: a move that needs more may
+    /// take up to this share.
+    pub hard_moves: i64,
+    /// No new iteration past the clock over at most this many moves to come.
+    pub soft_moves: i64,
+    /// With a match clock, no new iteration past this percentage of the turn limit either.
+    pub soft_turn_percent: i64,
+}
+
+impl TimeShares {
+    pub const DEFAULT: TimeShares =
+        TimeShares { moves_max: 30, hard_moves: 6, soft_moves: 20, soft_turn_percent: 80 };
+}
+
 /// The limits of one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -74,11 +98,6 @@ fn margin(ms: i64) -> i64 {
 }
 
 impl Clock {
-    /// A turn limit of `ms` alone (0: none), as our own tools give a move its time.
-    pub fn per_move(ms: u64) -> Clock {
-        Clock { timeout_turn: ms.min(LONGEST_MS as u64) as i64, timeout_match: 0, ..Clock::default() }
-    }
-
     /// Learns what the manager's clock lost on our last move beyond the `spent` ms we thought: the
     /// match clock fell from `left_before` to `left_now`. Averaged over moves (a quarter the newest, a
     /// single stall counted at most a second), so the clock keeps enough for the moves to come. Under
@@ -110,8 +129,8 @@ impl Clock {
 
 impl Budget {
     /// The budget of a move whose command was read at `start`, with `empty` empty cells left (the game
-    /// cannot last more than half of them more of our moves).
-    pub fn new(clock: &Clock, start: Instant, empty: usize) -> Budget {
+    /// cannot last more than half of them more of our moves), a match clock shared by `shares`.
+    pub fn new(clock: &Clock, start: Instant, empty: usize, shares: &TimeShares) -> Budget {
         let (turn, left) = clock.limits();
         if turn.is_none() && left.is_none() {
             return Budget { start, soft: None, hard: None };
@@ -120,9 +139,9 @@ impl Budget {
         // empty points: that much is not ours to think with.
         let left = left.map(|l| l - clock.overhead.clamp(0, 1000) * (empty as i64 / 2 + 1));
         // Spread the match clock over the moves that may still come, but never plan on fewer than a few.
-        let moves_to_go = (empty as i64 / 2).clamp(1, 30);
-        let hard_share = left.map(|l| l / moves_to_go.min(6));
-        let soft_share = left.map(|l| l / moves_to_go.clamp(1, 20));
+        let moves_to_go = (empty as i64 / 2).clamp(1, shares.moves_max);
+        let hard_share = left.map(|l| l / moves_to_go.min(shares.hard_moves));
+        let soft_share = left.map(|l| l / moves_to_go.min(shares.soft_moves));
         let cap = |share: Option<i64>, turn: Option<i64>| -> i64 {
             let raw = match (share, turn) {
                 (Some(a), Some(b)) => a.min(b),
@@ -136,10 +155,15 @@ impl Budget {
         // for a later one, so the search starts iterations until the hard limit stops it (its last,
         // partial iteration counts when it found a better move). A match clock makes time saved worth
         // something: no new iteration past the soft share of the clock, nor past four fifths of the
-        // turn limit (less the margin). An iteration takes about twice as long as all before it, so a
-        // late one is mostly cut short, but a partial iteration still gives its best move when it beat
-        // the previous one: stopping sooner leaves most of the time unused (docs/search.md, "Time").
-        let soft = if left.is_none() { hard } else { cap(soft_share, turn.map(|t| t * 80 / 100)).min(hard) };
+        // turn limit (`soft_turn_percent`, less the margin). An iteration takes about twice as long as
+        // all before it, so a late one is mostly cut short, but a partial iteration still gives its best
+        // move when it beat the previous one: stopping sooner leaves most of the time unused
+        // (docs/search.md, "Time").
+        let soft = if left.is_none() {
+            hard
+        } else {
+            cap(soft_share, turn.map(|t| t * shares.soft_turn_percent / 100)).min(hard)
+        };
         Budget {
             start,
             soft: Some(Duration::from_millis(soft as u64)),
@@ -148,9 +172,11 @@ impl Budget {
     }
 
     /// The budget of a move given `ms` alone (0: no limit), from now: how our own tools time a move,
-    /// safety margin and all, as a manager's turn limit would.
+    /// safety margin and all, as a manager's turn limit would (with no match clock, no share applies).
     pub fn per_move(ms: u64, empty: usize) -> Budget {
-        Budget::new(&Clock::per_move(ms), Instant::now(), empty)
+        let clock =
+            Clock { timeout_turn: ms.min(LONGEST_MS as u64) as i64, timeout_match: 0, ..Clock::default() };
+        Budget::new(&clock, Instant::now(), empty, &TimeShares::DEFAULT)
     }
 
     /// No limit at all (analysis, tests).
@@ -177,7 +203,7 @@ mod tests {
 
     fn budget(turn: i64, matchtime: i64, left: Option<i64>) -> Budget {
         let clock = Clock { timeout_turn: turn, timeout_match: matchtime, time_left: left, overhead: 0 };
-        Budget::new(&clock, Instant::now(), 200)
+        Budget::new(&clock, Instant::now(), 200, &TimeShares::DEFAULT)
     }
 
     fn ms(d: Option<Duration>) -> i64 {
@@ -239,7 +265,7 @@ mod tests {
     fn the_manager_s_overhead_on_every_move_to_come_is_kept_from_the_match_clock() {
         let clock =
             |overhead| Clock { timeout_turn: 5000, timeout_match: 120_000, time_left: Some(2000), overhead };
-        let hard = |c: Clock, empty| ms(Budget::new(&c, Instant::now(), empty).hard);
+        let hard = |c: Clock, empty| ms(Budget::new(&c, Instant::now(), empty, &TimeShares::DEFAULT).hard);
         assert!(hard(clock(0), 100) > 200, "no overhead: a share of the 2 s");
         assert_eq!(hard(clock(40), 100), 0, "51 moves to come at 40 ms each take the 2 s: answer at once");
         assert!(hard(clock(10), 100) < hard(clock(0), 100));

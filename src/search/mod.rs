@@ -52,7 +52,7 @@ use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Class;
 use crate::game::pattern::Patterns;
 use crate::game::rules::Rules;
-use crate::player::timeman::{CHECK_EVERY, time_to_check};
+use crate::player::timeman::{CHECK_EVERY, TimeShares, time_to_check};
 use crate::player::{Iteration, Limits, Player, Progress, Shortcut, Thought};
 use crate::search::tt::{Bound, Tt};
 use crate::threat::{
@@ -330,6 +330,10 @@ impl Player for SearchPlayer {
 
     fn prepare(&self, rules: &Rules) {
         let _ = self.patterns(rules);
+    }
+
+    fn time_shares(&self) -> TimeShares {
+        self.params.time_shares()
     }
 
     fn clear(&self) {

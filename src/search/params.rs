@@ -211,6 +211,16 @@ params! {
     pente_cash_twelfths: i64 = 8, 0..=12, step 1;
     /// Pente's evaluation: the cost of each of our pairs the opponent could take.
     pente_exposed: i64 = 12, 0..=200, step 2;
+    /// The time manager's shares of a match clock (`TimeShares`, see `Params::time_shares`; they apply
+    /// only with one, so games at a time a move never try them): spread over at most this many moves
+    /// to come.
+    time_moves_max: i64 = 30, 1..=200, step 2;
+    /// The hard limit: the clock over at most this many of them.
+    time_hard_moves: i64 = 6, 1..=100, step 1;
+    /// The soft limit (no new iteration past it): the clock over at most this many of them.
+    time_soft_moves: i64 = 20, 1..=200, step 1;
+    /// The soft limit with a match clock is also at most this percentage of the turn limit.
+    time_soft_turn_percent: i64 = 80, 10..=100, step 5;
 }
 
 impl Default for Params {
@@ -325,6 +335,16 @@ impl Params {
         }
     }
 
+    /// The time manager's shares of a match clock among these.
+    pub fn time_shares(&self) -> TimeShares {
+        TimeShares {
+            moves_max: self.time_moves_max,
+            hard_moves: self.time_hard_moves,
+            soft_moves: self.time_soft_moves,
+            soft_turn_percent: self.time_soft_turn_percent,
+        }
+    }
+
     /// Plies taken off the `n`-th quiet move at `depth` in the prior's order: late moves rarely beat
     /// the first ones, so they get a shallower look first (re-searched in full if they beat alpha).
     /// Steeper than `gentle_reduction`.
@@ -398,8 +418,34 @@ mod tests {
     }
 
     #[test]
-    fn the_evaluation_s_numbers_default_to_its_own() {
+    fn the_evaluation_s_and_the_clock_s_numbers_default_to_their_own() {
         assert_eq!(Params::DEFAULT.eval(), EvalParams::DEFAULT);
+        assert_eq!(Params::DEFAULT.time_shares(), TimeShares::DEFAULT);
+    }
+
+    #[test]
+    fn every_time_share_at_either_end_keeps_the_limits_in_order_and_within_the_clock() {
+        use crate::player::timeman::{Budget, Clock};
+        use std::time::Instant;
+        for s in SPECS.iter().filter(|s| s.name.starts_with("time_")) {
+            for v in [s.min, s.max] {
+                let mut p = Params::DEFAULT;
+                p.set(s.name, v).expect("in range");
+                for (turn, left, empty) in
+                    [(5000, 100_000, 200), (0, 3000, 2), (30_000, 400, 100), (300, 1, 9)]
+                {
+                    let clock = Clock {
+                        timeout_turn: turn,
+                        timeout_match: 180_000,
+                        time_left: Some(left),
+                        overhead: 0,
+                    };
+                    let b = Budget::new(&clock, Instant::now(), empty, &p.time_shares());
+                    let (soft, hard) = (b.soft.expect("limited"), b.hard.expect("limited"));
+                    assert!(soft <= hard && hard.as_millis() < left as u128, "{}={v}: {b:?}", s.name);
+                }
+            }
+        }
     }
 
     #[test]

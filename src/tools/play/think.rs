@@ -16,7 +16,7 @@ use super::{Tournament, refusal};
 use crate::eval::score::score_text;
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Pos};
-use crate::player::timeman::{Budget, Clock};
+use crate::player::timeman::Budget;
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Progress};
 use crate::search::tt::Tt;
 use crate::search::{Outcome, SearchPlayer, Setup, run, tt_bytes};
@@ -59,19 +59,15 @@ pub(super) fn think(
     (me, other): (&str, &str),
     live: Option<(&mut dyn Write, &str)>,
 ) -> Result<Reply> {
-    let started = Instant::now();
     let rules = t.cfg.rules;
     let stop = AtomicBool::new(false);
     // With a depth limit the depth alone ends the thought.
-    let clock = Clock::per_move(if t.cfg.depth.is_some() { 0 } else { t.cfg.time_ms });
+    let ms = if t.cfg.depth.is_some() { 0 } else { t.cfg.time_ms };
     let limits = Limits {
         max_depth: t.cfg.depth,
-        ..Limits::new(
-            Budget::new(&clock, started, board.empty_count()),
-            t.cfg.threads.max(1),
-            DEFAULT_MEMORY / 4,
-        )
+        ..Limits::new(Budget::per_move(ms, board.empty_count()), t.cfg.threads.max(1), DEFAULT_MEMORY / 4)
     };
+    let started = limits.budget.start;
     let Some(pats) = engine.player.patterns(&rules) else {
         let th = engine.player.think(board, &rules, &limits, &stop);
         return Ok(Reply { mv: th.mv, score: None, text: String::new() });
