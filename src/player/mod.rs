@@ -18,6 +18,11 @@ use crate::player::timeman::{Budget, TimeShares};
 /// Memory the engine assumes it may use when the manager sets no limit (Gomocup's 350 MB).
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
 
+/// Memory our interactive tools (`play`, `analyze`, the browser board) give the search: a quarter of a
+/// brain's, since they share a person's machine with other programs (a table of about 22 MB: see
+/// `search::tt_bytes`).
+pub const TOOL_MEMORY: u64 = DEFAULT_MEMORY / 4;
+
 /// The most threads a player is given (`INFO thread_num` above it is capped, and `YXSHOWINFO` says so).
 pub const MAX_THREADS: usize = 256;
 

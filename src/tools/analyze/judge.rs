@@ -12,7 +12,7 @@ use crate::eval::score::{WIN, WIN_THRESHOLD};
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
 use crate::player::timeman::Budget;
-use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut};
+use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut, TOOL_MEMORY};
 use crate::search::SearchPlayer;
 use crate::tools::process::StderrMode;
 use crate::tools::referee::{GameSettings, Seat};
@@ -65,7 +65,7 @@ impl Judge for Search {
     fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
         // A position's time is a move's time as a manager would give it, safety margin and all.
         let budget = Budget::per_move(self.time_ms, board.empty_count());
-        let limits = Limits::new(budget, self.threads, DEFAULT_MEMORY / 4);
+        let limits = Limits::new(budget, self.threads, TOOL_MEMORY);
         let thought = self.player.think(board, rules, &limits, &AtomicBool::new(false));
         let proof = match thought.shortcut {
             Some(Shortcut::Vcf(line)) => Some(("VCF", line)),

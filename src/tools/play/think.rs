@@ -17,7 +17,7 @@ use crate::eval::score::score_text;
 use crate::eval::weights::WeightMatrix;
 use crate::game::board::{Board, Pos};
 use crate::player::timeman::Budget;
-use crate::player::{DEFAULT_MEMORY, Limits, Player, Progress};
+use crate::player::{Limits, Player, Progress, TOOL_MEMORY};
 use crate::search::tt::Tt;
 use crate::search::{Outcome, SearchPlayer, Setup, run, tt_bytes};
 
@@ -29,7 +29,7 @@ pub(super) struct EngineSide {
 
 impl EngineSide {
     pub(super) fn new() -> EngineSide {
-        EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(DEFAULT_MEMORY / 4, None)) }
+        EngineSide { player: SearchPlayer::default(), tt: Tt::new(tt_bytes(TOOL_MEMORY, None)) }
     }
 }
 
@@ -65,7 +65,7 @@ pub(super) fn think(
     let ms = if t.cfg.depth.is_some() { 0 } else { t.cfg.time_ms };
     let limits = Limits {
         max_depth: t.cfg.depth,
-        ..Limits::new(Budget::per_move(ms, board.empty_count()), t.cfg.threads.max(1), DEFAULT_MEMORY / 4)
+        ..Limits::new(Budget::per_move(ms, board.empty_count()), t.cfg.threads.max(1), TOOL_MEMORY)
     };
     let started = limits.budget.start;
     let Some(pats) = engine.player.patterns(&rules) else {
