@@ -1,6 +1,7 @@
 //! One line of the Gomocup/Piskvork protocol, parsed: the command words (case-insensitive), their
 //! arguments as numbers, and the values of `INFO` keys. Parsing never panics: a line that is not a
 //! command is `Unknown` (answered `UNKNOWN`), a known command with bad arguments is `Bad` (`ERROR`).
+//! Its errors quote what was sent through [`clip`], which every other quote of foreign text uses too.
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,9 +73,10 @@ fn int(s: &str) -> Result<i64, ParseError> {
     })
 }
 
-/// User text quoted back in an error: control characters escaped (a NUL or an escape sequence must not
-/// reach the manager), at most 40 characters.
-pub(super) fn clip(s: &str) -> String {
+/// Text another program or a person sent, quoted back in a message: control characters escaped (a NUL
+/// or an escape sequence must not reach a manager or a terminal), at most 40 characters. The one way
+/// foreign text is quoted: the brain's errors, the referee's faults, the board's refusals.
+pub fn clip(s: &str) -> String {
     let mut shown = String::new();
     for c in s.chars().take(40) {
         if c.is_control() {

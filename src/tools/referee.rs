@@ -20,6 +20,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::brain::command::clip;
 use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::renju::Forbidden;
 use crate::game::rules::{Rules, Variant, Verdict};
@@ -306,14 +307,6 @@ fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
         brain.send(&line).map_err(|e| (Fault::Crash, e.to_string()))?;
     }
     Ok(())
-}
-
-fn clip(s: &str) -> String {
-    if s.chars().count() > 60 {
-        format!("{}...", s.chars().take(60).collect::<String>())
-    } else {
-        s.to_string()
-    }
 }
 
 /// Plays one game: `seats[0]` is black (moves first), `seats[1]` white; `opening` stones are placed first.

@@ -143,13 +143,13 @@ impl Part {
             let _ = writeln!(out, "{key} {value}");
         };
         for (i, name) in id.names.iter().enumerate() {
-            line("engine", &format!("{i} {}", escape(name)));
+            line("engine", &format!("{i} {}", escape_line(name)));
         }
         for (i, command) in self.commands.iter().enumerate() {
-            line("command", &format!("{i} {}", escape(command)));
+            line("command", &format!("{i} {}", escape_line(command)));
         }
         line("pairings", pairings_word(id.gauntlet));
-        line("rules", &escape(&id.rules));
+        line("rules", &escape_line(&id.rules));
         line("board", &format!("{}x{}", id.width, id.height));
         line("turn", &id.turn_ms.to_string());
         line("game", &id.game_ms.to_string());
@@ -182,7 +182,7 @@ impl Part {
             line("time", &format!("{i} {} {} {} {}", t.answers, t.total_us, t.worst_us, t.worst_fraction));
         }
         for ((engine, what), count) in &s.losses {
-            line("loss", &format!("{engine} {count} {}", escape(what)));
+            line("loss", &format!("{engine} {count} {}", escape_line(what)));
         }
         if let Some((_, llr, verdict)) = s.sprt {
             let v = match verdict {
@@ -196,7 +196,9 @@ impl Part {
     }
 }
 
-fn escape(s: &str) -> String {
+/// `s` as the rest of one line: `\`, line feed and carriage return written `\\`, `\n`, `\r` (read
+/// back by [`unescape_line`]). The one escape of a line-per-record text file.
+pub fn escape_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -209,7 +211,8 @@ fn escape(s: &str) -> String {
     out
 }
 
-fn unescape(s: &str) -> Result<String, String> {
+/// What [`escape_line`] wrote, or what is wrong with it.
+pub fn unescape_line(s: &str) -> Result<String, String> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -300,7 +303,7 @@ impl Reader {
                 if num::<usize>(i)? != list.len() {
                     return Err(format!("'{key}' lines must be numbered 0, 1, 2, ... in order"));
                 }
-                list.push(unescape(text)?);
+                list.push(unescape_line(text)?);
             }
             "skipped" => self.skipped = rest.split_whitespace().map(num).collect::<Result<_, _>>()?,
             "pair" => self.take_pair(rest)?,
@@ -317,7 +320,7 @@ impl Reader {
             "loss" => {
                 let mut w = rest.splitn(3, ' ');
                 let (engine, count) = (num(w.next().unwrap_or(""))?, num(w.next().unwrap_or(""))?);
-                let what = unescape(w.next().ok_or("expected an engine, a count and a reason")?)?;
+                let what = unescape_line(w.next().ok_or("expected an engine, a count and a reason")?)?;
                 self.losses.insert((engine, what), count);
             }
             "sprt-state" => {
@@ -420,7 +423,7 @@ impl Reader {
         let id = RunId {
             names: self.names.clone(),
             gauntlet,
-            rules: unescape(&self.text("rules")?)?,
+            rules: unescape_line(&self.text("rules")?)?,
             width: num(width)?,
             height: num(height)?,
             turn_ms: self.get("turn")?,

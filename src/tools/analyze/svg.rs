@@ -30,7 +30,7 @@ const UNKNOWN: &str = "#999999";
 
 /// Text for XML: the five characters with a meaning there escaped, control characters dropped (XML
 /// 1.0 has no way to write them).
-pub fn escape(s: &str) -> String {
+pub fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -69,7 +69,7 @@ pub fn chart(report: &Report, title: &str, result: &str) -> String {
     let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
     let x = |number: usize| LEFT + plot_w * (number as f64 - 0.5) / n.max(1) as f64;
     let y = |v: i32| TOP + plot_h * f64::from(CLIP - clip(v)) / f64::from(2 * CLIP);
-    let title = escape(title);
+    let title = escape_xml(title);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
          viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">\n\
@@ -77,7 +77,7 @@ pub fn chart(report: &Report, title: &str, result: &str) -> String {
          <rect x=\"0\" y=\"0\" width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"white\"/>\n\
          <text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{title}</text>\n\
          <text class=\"result\" x=\"{LEFT}\" y=\"40\">{}</text>\n",
-        escape(result)
+        escape_xml(result)
     );
     // The value axis: gridlines, the zero line dashed, labels on the left.
     for (v, label) in [
@@ -153,7 +153,7 @@ pub fn chart(report: &Report, title: &str, result: &str) -> String {
             s,
             "<circle class=\"{class}\" cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"{radius}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"><title>{}</title></circle>",
             x(r.number),
-            escape(&point_title(r))
+            escape_xml(&point_title(r))
         );
     }
     // The legend, in squares.
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn names_are_escaped_and_every_move_has_its_point() {
-        assert_eq!(escape("a<b> & \"c\" 'd'\u{1}"), "a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;");
+        assert_eq!(escape_xml("a<b> & \"c\" 'd'\u{1}"), "a&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;");
         let row = |number: usize, after: Option<i32>| Row {
             number,
             color: if number % 2 == 1 { Color::Black } else { Color::White },
