@@ -192,10 +192,6 @@ impl Engine {
         }
     }
 
-    pub fn player_name(&self) -> String {
-        self.player.name()
-    }
-
     pub fn board(&self) -> Option<&Board> {
         self.game.as_ref()
     }
