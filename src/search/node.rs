@@ -157,12 +157,13 @@ impl<'a> Worker<'a> {
     /// searched on.
     fn horizon(&mut self, node: &Node) -> Option<i32> {
         let pente = self.profile.captures;
-        // An open three of the opponent's at the horizon is not quiet: its defences are searched up to two
-        // plies past the horizon rather than trusting an evaluation whose threat term was never fitted on
-        // positions facing one (see `Profile::threes_past_horizon`); not a ply more under a four-three
-        // point of the opponent's, which did not pay (docs/search.md, "A node", Horizon).
+        // An open three of the opponent's at the horizon is not quiet: its defences are searched up to
+        // `three_past_horizon` plies past the horizon rather than trusting an evaluation whose threat
+        // term was never fitted on positions facing one (see `Profile::threes_past_horizon`); not a ply
+        // more under a four-three point of the opponent's, which did not pay (docs/search.md, "A node",
+        // Horizon).
         let threatened = self.profile.threes_past_horizon
-            && node.depth > -2
+            && node.depth > -self.params.three_past_horizon
             && self.pos.count(self.pos.side().opp(), Class::Flex4) > 0;
         if (node.depth > 0 || threatened) && node.ply < MAX_PLY {
             return None;
@@ -443,7 +444,7 @@ impl<'a> Worker<'a> {
         // attack (docs/strength.md, Ideas tried).
         let prior = self.profile.prior_ordered;
         let from = if prior { self.params.lmr_from } else { self.params.gentle_lmr_from };
-        if !(node.quiet && node.depth >= 2 && n >= from) {
+        if !(node.quiet && node.depth >= self.params.lmr_depth && n >= from) {
             0
         } else if prior {
             // A null window (beta = alpha + 1) means this node is off the principal variation, where

@@ -64,11 +64,17 @@ params! {
     /// searches every move near stones, often 40 or more, and a full-depth look at each cost half of
     /// the nodes. From the third move it played worse (docs/search.md, "The root").
     root_lmr_from: usize = 3, 1..=50, step 1;
+    /// Root moves are reduced from this depth of the iteration on (each keeps a ply of search below it,
+    /// so below 3 none is).
+    root_lmr_depth: i32 = 3, 2..=30, step 1;
     /// The longest principal variation read back from the table for display (it moves no search: the
     /// table's line past a dozen moves is mostly stale).
     pv_max: usize = 12, 1..=96, step 1;
     /// Completed iterations in a row that must claim a win before the deepening stops early.
     claim_iterations: u32 = 3, 1..=20, step 1;
+    /// The defences against an opponent's open three are searched up to this many plies past the
+    /// horizon (see `Worker::horizon` for why).
+    three_past_horizon: i32 = 2, 0..=8, step 1;
     /// Razoring: a quiet node off the principal variation, one to `razor_depth` plies from the horizon,
     /// whose evaluation is this much a ply below alpha returns it unsearched. Nearly every cut comes
     /// from evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md, "A node",
@@ -108,6 +114,9 @@ params! {
     lmr_from: usize = 2, 1..=20, step 1;
     /// The same in the weight matrix's order (Pente).
     gentle_lmr_from: usize = 3, 1..=20, step 1;
+    /// Late quiet moves are reduced at nodes this many plies from the horizon and more (at one ply a
+    /// reduced move would go straight to the quiescence).
+    lmr_depth: i32 = 2, 1..=20, step 1;
     /// The LMR extension's margin above alpha, `lmr_deeper_base + lmr_deeper_per_ply * reduction`
     /// (Rapfi's values).
     lmr_deeper_base: i32 = 34, 0..=500, step 3;

@@ -113,18 +113,20 @@ impl<'a> Worker<'a> {
             // Late quiet root moves are reduced like those inside the tree (re-searched if they rise),
             // but keep a ply of search below them. Not closed fours, though the tree reduces them: at the
             // root that played worse (docs/search.md, "The root").
-            let reduce =
-                if quiet && depth >= 3 && n >= self.params.root_lmr_from && self.pos.class(m, me) < Class::F3
-                {
-                    let r = if prior {
-                        self.params.reduction(depth, n)
-                    } else {
-                        self.params.gentle_reduction(depth, n)
-                    };
-                    r.min(depth - 2)
+            let reduce = if quiet
+                && depth >= self.params.root_lmr_depth
+                && n >= self.params.root_lmr_from
+                && self.pos.class(m, me) < Class::F3
+            {
+                let r = if prior {
+                    self.params.reduction(depth, n)
                 } else {
-                    0
+                    self.params.gentle_reduction(depth, n)
                 };
+                r.min(depth - 2)
+            } else {
+                0
+            };
             // A root move's score is its search's, whatever kind of move it is: a nudge either way to
             // its choice of fours (closed fours rated 40 lower or 30 higher) cost much (docs/strength.md,
             // Ideas tried).
