@@ -1,9 +1,11 @@
-//! The search's numbers: margins, move counts, reductions, budgets, each named once. The fixed ones
-//! (array sizes) are constants; the rest are [`Params`], held by the player and
-//! read by each worker, so that a brain started with `--set NAME=VALUE` plays with other values and a
-//! tuner can move them. [`SPECS`] lists every parameter with its default, its range and a step
-//! fit for SPSA. Each says what it bounds and why it has its default; what each is worth is in
-//! docs/search.md, the runs in docs/ideas.tsv.
+//! The search's numbers: margins, move counts, reductions, ordering weights, budgets, each named once,
+//! and those of the layers below that a tuner may move too: the evaluation's (`EvalParams`, see
+//! [`Params::eval`]) and the time manager's shares of a match clock (`TimeShares`, see
+//! [`Params::time_shares`]), flat here so that every parameter has one name. The fixed ones (array
+//! sizes) are constants; the rest are [`Params`], held by the player and read by each worker, so that
+//! a brain started with `--set NAME=VALUE` plays with other values and a tuner can move them. [`SPECS`]
+//! lists every parameter with its default, its range and a step fit for SPSA. Each says what it bounds
+//! and why it has its default; what each is worth is in docs/search.md, the runs in docs/ideas.tsv.
 
 use std::fmt;
 
