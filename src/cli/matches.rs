@@ -442,7 +442,7 @@ impl MatchArgs {
 }
 
 /// `--engine`: the command line of an engine, named after its program file until `--name` says.
-fn engine_spec(v: &str) -> Result<EngineSpec> {
+pub fn engine_spec(v: &str) -> Result<EngineSpec> {
     let command = split_command(v).map_err(anyhow::Error::msg)?;
     let name = std::path::Path::new(&command[0])
         .file_name()
