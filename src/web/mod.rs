@@ -1,11 +1,12 @@
 //! The board in the browser (`pbrain-quincunx serve`): a local web server whose embedded page plays and
 //! studies games with the engine, or with any Gomocup brain, and shows games between brains: two
 //! set against each other on the page, or a running match's. [`game`] owns the game and its checks,
-//! [`seat`] the engine behind the board, [`duel`] two brains' game on the page, [`follow`] the match
-//! followed from its live file, [`session`] who plays, the mode and the one thought under way,
-//! [`server`] the HTTP requests and the event stream. Behind the `board` feature: the brain itself
-//! never needs any of it.
+//! [`seat`] the engine behind the board, [`chart`] a game's chart, [`duel`] two brains' game on the
+//! page, [`follow`] the match followed from its live file, [`session`] who plays, the mode and the
+//! one thought under way, [`server`] the HTTP requests and the event stream. Behind the `board`
+//! feature: the brain itself never needs any of it.
 
+pub mod chart;
 pub mod duel;
 pub mod follow;
 pub mod game;

@@ -18,13 +18,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::Serialize;
 
 use crate::eval::score::score_text;
-use crate::game::board::{Board, Color, Pos};
+use crate::game::board::{Color, Pos};
 use crate::game::rules::Rules;
-use crate::tools::analyze::DEFAULT_MARGIN;
-use crate::tools::analyze::judge::{Judge, Opinion};
 use crate::tools::analyze::records::Replayed;
-use crate::tools::analyze::report::{self, clip};
-use crate::tools::analyze::svg;
+use crate::tools::analyze::report::clip;
+use crate::web::chart::{self, Chart};
 use crate::web::duel::{self, Roster};
 use crate::web::follow;
 use crate::web::game::{Ending, Game, GameError};
@@ -95,20 +93,6 @@ struct Running {
     kind: &'static str,
 }
 
-/// A finished game's analysis, for the page.
-#[derive(Clone, Debug, Serialize)]
-pub struct Chart {
-    pub svg: String,
-    /// The chart's geometry, so a click finds its move: the plot's left edge and width in the SVG's
-    /// units, and the number of moves.
-    pub left: f64,
-    pub plot_width: f64,
-    pub width: f64,
-    pub moves: usize,
-    /// The moves marked as mistakes (numbers from 1) and what they lost.
-    pub mistakes: Vec<(usize, i32)>,
-}
-
 /// The mutable part of a session.
 pub struct State {
     pub game: Game,
@@ -166,7 +150,7 @@ impl State {
         self.mode = Mode::Play;
         self.human = Human::Both;
         if !live {
-            self.chart = notes_chart(&self.game);
+            self.chart = chart::of_notes(&self.game);
         }
     }
 
@@ -390,7 +374,7 @@ impl Session {
         }
         if update(&mut s.game) {
             s.watching = Some(Watching { source, live: false });
-            s.chart = notes_chart(&s.game);
+            s.chart = chart::of_notes(&s.game);
         }
         self.publish_locked(&mut s);
     }
@@ -559,81 +543,12 @@ fn engine_thread(session: std::sync::Weak<Session>, work: Receiver<(u64, Arc<Ato
                 session.finished(id, None);
             }
             Work::Chart { game, winner, time_ms } => {
-                let mut judge = Stoppable { inner: session.engine.judge(time_ms), stop: &stop };
                 let mut progress = |k, n| session.chart_progress(id, k, n);
-                let chart = report::analyse(&game, winner, &mut judge, DEFAULT_MARGIN, &mut progress)
-                    .map(|r| chart_of(&r, "the game", None));
+                let judge = session.engine.judge(time_ms);
+                let chart = chart::analysed(&game, winner, judge, &stop, &mut progress);
                 session.finished(id, Some(chart));
             }
         }
-    }
-}
-
-/// A judge that gives up once its stop flag is set.
-struct Stoppable<'a> {
-    inner: Box<dyn Judge + Send>,
-    stop: &'a AtomicBool,
-}
-
-impl Judge for Stoppable<'_> {
-    fn new_game(&mut self, rules: &Rules, width: usize, height: usize) -> Result<(), String> {
-        self.inner.new_game(rules, width, height)
-    }
-
-    fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err("stopped".into());
-        }
-        self.inner.judge(board, rules)
-    }
-
-    fn scores(&self) -> bool {
-        self.inner.scores()
-    }
-}
-
-/// The chart of the evaluations a watched game's engines told with their moves (the mover's view),
-/// without marks: none when they told none.
-fn notes_chart(game: &Game) -> Option<Chart> {
-    if !game.notes.iter().any(|n| n.is_some_and(|n| n.eval.is_some())) {
-        return None;
-    }
-    let rows = (game.moves.iter().zip(&game.notes).enumerate())
-        .map(|(i, (&played, note))| report::Row {
-            number: i + 1,
-            color: game.mover(i),
-            played,
-            best: None,
-            before: None,
-            after: note.and_then(|n| n.eval),
-            proof: None,
-            mistake: None,
-            let_go: false,
-        })
-        .collect();
-    let at_end = Game { cursor: game.moves.len(), ..game.clone() };
-    let ending = at_end.ending();
-    let r = report::Report { rows, winner: ending.as_ref().and_then(|e| e.winner) };
-    let title = format!("{} v {}: their own evaluations", game.names[0], game.names[1]);
-    Some(chart_of(&r, &title, ending.map(|e| e.reason)))
-}
-
-fn chart_of(r: &report::Report, title: &str, why: Option<String>) -> Chart {
-    let result = match r.winner {
-        Some(c) => format!("{} wins", crate::tools::analyze::records::name(c)),
-        None => "no winner".into(),
-    };
-    let result = match why {
-        Some(why) => format!("{result}: {why}"),
-        None => result,
-    };
-    Chart {
-        svg: svg::chart(r, title, &result),
-        left: svg::LEFT,
-        plot_width: svg::WIDTH - svg::LEFT - svg::RIGHT,
-        width: svg::WIDTH,
-        moves: r.rows.len(),
-        mistakes: r.rows.iter().filter_map(|row| row.mistake.map(|m| (row.number, m))).collect(),
     }
 }
 
