@@ -28,7 +28,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::eval::score::score_text;
+use crate::eval::score::{WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
 use crate::tools::analyze::judge::{message_depth, message_score, score_word};
@@ -47,9 +47,13 @@ pub struct Note {
 }
 
 impl Note {
-    /// The note of a move as the referee took it.
+    /// The note of a move as the referee took it. A depth of 0 is an answer without a search (an
+    /// opening move, a forced reply): its score is kept only when it is a proven result, as
+    /// `analyze`'s judge keeps it.
     pub fn of(m: &Played) -> Note {
-        Note { ms: m.ms, eval: message_score(m.said), depth: message_depth(m.said) }
+        let depth = message_depth(m.said);
+        let eval = message_score(m.said).filter(|v| depth != Some(0) || v.abs() >= WIN_THRESHOLD);
+        Note { ms: m.ms, eval, depth }
     }
 }
 
@@ -391,7 +395,9 @@ mod tests {
         w.begin(2, &settings(Rules::named("renju").unwrap()), &[], ["a", "b"]);
         let said = ["MESSAGE depth 9 eval +W7 nodes 12".to_string()];
         w.moved(1, &Played { side: Color::Black, point: pos("j10"), ms: 120, said: &said });
-        w.moved(2, &Played { side: Color::Black, point: pos("h8"), ms: 5, said: &[] });
+        // A forced reply's 0 at depth 0 is no evaluation.
+        let forced = ["MESSAGE forced move".to_string(), "MESSAGE best h8 eval 0 depth 0".to_string()];
+        w.moved(2, &Played { side: Color::Black, point: pos("h8"), ms: 5, said: &forced });
         w.end(
             1,
             &result(Some(Color::White), Ending::Fault(crate::tools::referee::Fault::Timeout, "9 ms".into())),
@@ -419,7 +425,7 @@ mod tests {
         let two = r.game(2).unwrap();
         assert_eq!(
             (two.rules, two.moves[0].1, two.end.clone()),
-            (Rules::named("renju").unwrap(), Note { ms: 5, eval: None, depth: None }, None)
+            (Rules::named("renju").unwrap(), Note { ms: 5, eval: None, depth: Some(0) }, None)
         );
         assert_eq!(r.games().iter().map(|g| g.number).collect::<Vec<_>>(), [1, 2]);
     }
