@@ -166,7 +166,7 @@ impl Game {
     /// The colour of move `i` (from 0): moves alternate from the set-up position's side to move.
     pub fn mover(&self, i: usize) -> Color {
         let first = self.start.side_to_move();
-        if i % 2 == 0 { first } else { first.opp() }
+        if i.is_multiple_of(2) { first } else { first.opp() }
     }
 
     /// Adds an engine's move at the end of the line, as the referee took it: a renju foul or a move

@@ -660,7 +660,7 @@ fn players(g: &Game) -> [PlayerView; 2] {
     [Color::Black, Color::White].map(|c| {
         let mine =
             || (0..g.cursor).filter(move |&i| g.mover(i) == c).filter_map(|i| g.notes.get(i).copied()?);
-        let last = mine().last();
+        let last = mine().next_back();
         PlayerView {
             name: g.names[c.index()].clone(),
             eval: last.and_then(|n| n.eval).map(score_text),
