@@ -239,6 +239,26 @@ fn only_the_board_s_own_page_may_change_the_game() {
             "point=a1",
             415,
         ),
+        (
+            "another Origin setting engines to play",
+            format!(
+                "POST /api/duel HTTP/1.1\r\n{own}Origin: http://evil.example\r\nContent-Type: application/json\r\n"
+            ),
+            r#"{"black": 0, "white": 0, "rule": "freestyle"}"#,
+            403,
+        ),
+        (
+            "a text/plain body choosing a match's game",
+            format!("POST /api/follow HTTP/1.1\r\n{own}Content-Type: text/plain\r\n"),
+            r#"{"game": 1}"#,
+            415,
+        ),
+        (
+            "a foreign Host reading a match",
+            "GET /api/match HTTP/1.1\r\nHost: rebound.example:8080\r\n".into(),
+            "",
+            403,
+        ),
         ("a foreign Host", "POST /api/undo HTTP/1.1\r\nHost: evil.example:80\r\n".into(), "", 403),
         (
             "a foreign Host reading",

@@ -332,8 +332,8 @@ impl Session {
         Ok(())
     }
 
-    /// Sets engines `seats` (black's and white's numbers in the roster) to play, from an empty board
-    /// of `game`'s kind or, with `from_here`, from the moves on the board up to the cursor.
+    /// Sets engines `seats` (black's and white's numbers in the roster) to play `game` (a new board),
+    /// or with none, the board's game from its moves up to the cursor.
     pub fn duel(
         &self,
         game: Option<Game>,
