@@ -214,9 +214,14 @@ fn a_game_is_played_and_studied(driver: &Driver) {
     assert_eq!((&s["moves"][0]["name"], &s["to_move"]), (&Value::from("h8"), &Value::from("black")));
     assert!(driver.text("#status").starts_with("black to move"));
     // The bar stands at the engine's evaluation (black's view, 1000 at the top).
-    let bar = driver.script("return parseFloat(document.getElementById('evalfill').style.height)");
     let eval = s["eval"].as_f64().expect("the engine's move leaves its evaluation");
-    assert!((bar.as_f64().unwrap() - (50.0 + eval / 20.0)).abs() < 0.01, "bar {bar}, eval {eval}");
+    driver.wait_for(
+        "the bar at the engine's evaluation",
+        &format!(
+            "return Math.abs(parseFloat(document.getElementById('evalfill').style.height) - {}) < 0.01",
+            50.0 + eval / 20.0
+        ),
+    );
     driver.screenshot("1-a-move-answered.png");
 
     // A refused request's reason stands next to the control that sent it: an analysis of no move.
