@@ -52,7 +52,8 @@ usage: pbrain-quincunx [--player search|weights] [--table tuple|proportional] [-
                        (train --help)
        pbrain-quincunx tune --params NAME,... --iterations N --state FILE [--start NAME=V,...] (tune --help)
        pbrain-quincunx tune --merge FILE...
-       pbrain-quincunx serve [--port N] [--host ADDR] [--engine CMD] [--threads N] (serve --help)
+       pbrain-quincunx serve [--port N] [--host ADDR] [--engine CMD [--name N]]... [--turn MS]
+                       [--follow FILE] [--threads N] (serve --help)
 
 --rule R takes a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact) or a name
 (freestyle, exact, renju, caro, caro-exact, pente, keryo, gpente) in every subcommand, and --size N or

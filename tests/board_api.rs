@@ -239,6 +239,26 @@ fn only_the_board_s_own_page_may_change_the_game() {
             "point=a1",
             415,
         ),
+        (
+            "another Origin setting engines to play",
+            format!(
+                "POST /api/duel HTTP/1.1\r\n{own}Origin: http://evil.example\r\nContent-Type: application/json\r\n"
+            ),
+            r#"{"black": 0, "white": 0, "rule": "freestyle"}"#,
+            403,
+        ),
+        (
+            "a text/plain body choosing a match's game",
+            format!("POST /api/follow HTTP/1.1\r\n{own}Content-Type: text/plain\r\n"),
+            r#"{"game": 1}"#,
+            415,
+        ),
+        (
+            "a foreign Host reading a match",
+            "GET /api/match HTTP/1.1\r\nHost: rebound.example:8080\r\n".into(),
+            "",
+            403,
+        ),
         ("a foreign Host", "POST /api/undo HTTP/1.1\r\nHost: evil.example:80\r\n".into(), "", 403),
         (
             "a foreign Host reading",
@@ -296,4 +316,249 @@ fn the_evaluation_stays_while_the_game_goes_on_and_a_win_ends_at_the_bar_s_end()
     let s = server.state();
     assert!(!s["ending"].is_null(), "{s}");
     assert!(s["eval"].as_i64().is_some_and(|v| v >= 1000), "black has won: {s}");
+}
+
+/// The server with two copies of our brain to set against each other, as `one` and `two`.
+fn two_brains(extra: &[&str]) -> Server {
+    let bin = env!("CARGO_BIN_EXE_pbrain-quincunx");
+    let mut args = vec!["--engine", bin, "--name", "one", "--engine", bin, "--name", "two"];
+    args.extend_from_slice(extra);
+    Server::start(&args)
+}
+
+fn move_count(s: &Value) -> usize {
+    s["moves"].as_array().map_or(0, Vec::len)
+}
+
+/// Two brains play on the board by the clock asked for, each move with its engine's eval, depth and
+/// time; nothing changes their game by hand while it goes on; it ends with its chart and is saved.
+#[test]
+fn two_brains_play_each_other_on_the_board_and_the_game_is_saved() {
+    let server = two_brains(&["--turn", "5000"]);
+    let (status, s) = server
+        .post("/api/duel", r#"{"black": 0, "white": 1, "rule": "freestyle", "size": 15, "turn_ms": 100}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (&s["thinking"], &s["watching"]["kind"], &s["watching"]["live"]),
+        (&Value::from("duel"), &Value::from("duel"), &Value::from(true))
+    );
+    let s = server.wait_for("four moves", |s| move_count(s) >= 4);
+    for (path, body) in [
+        ("/api/move", r#"{"point": "a1"}"#),
+        ("/api/undo", "{}"),
+        ("/api/mode", r#"{"mode": "analyse"}"#),
+        ("/api/setup", r#"{"point": "a1", "stone": "black"}"#),
+        ("/api/chart", "{}"),
+    ] {
+        let (status, _) = server.post(path, body);
+        assert_eq!(status, 400, "{path} during the engines' game");
+    }
+    assert!(
+        server.state()["stones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| (t[0].as_u64(), t[1].as_u64()) != (Some(0), Some(0))),
+        "{s}"
+    );
+    // Stepping back is only looking: the game goes on, and the board stays where the person looks.
+    let (status, s) = server.post("/api/goto", r#"{"ply": 1}"#);
+    assert_eq!((status, s["cursor"].as_u64()), (200, Some(1)));
+    let s = server.wait_for("the end of the game", |s| s["watching"]["live"] == false);
+    assert_eq!(s["cursor"].as_u64(), Some(1));
+    let (_, s) = server.post("/api/goto", &format!(r#"{{"ply": {}}}"#, move_count(&s)));
+    assert!(!s["ending"].is_null(), "{s}");
+    let players = &s["players"];
+    assert_eq!((&players[0]["name"], &players[1]["name"]), (&Value::from("one"), &Value::from("two")));
+    for p in players.as_array().unwrap() {
+        // Each answer within its 100 ms and the tolerance, the time of all its moves added up.
+        assert!(
+            p["ms"].as_u64().is_some_and(|ms| ms <= 600) && p["used_ms"].as_u64() >= p["ms"].as_u64(),
+            "{p}"
+        );
+        assert!(p["depth"].is_i64(), "{p}");
+    }
+    assert_eq!(s["chart"]["moves"].as_u64(), Some(move_count(&s) as u64));
+    // The record has the engines' names, every move and its time.
+    let (status, psq) = server.get("/api/record?format=psq");
+    assert_eq!(status, 200);
+    let lines: Vec<&str> = psq.lines().collect();
+    assert_eq!(&lines[1 + move_count(&s)..1 + move_count(&s) + 2], ["one", "two"], "{psq}");
+    let winner = s["ending"]["winner"].as_str().map_or("draw".to_string(), |w| format!("({w}) wins"));
+    assert!(lines[3 + move_count(&s)].contains(&winner), "{psq}");
+    // The board is the person's again.
+    let (status, _) = server.post("/api/new", r#"{"rule": "freestyle", "human": "both"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(server.post("/api/move", r#"{"point": "h8"}"#).0, 200);
+}
+
+/// Stop ends the engines' game after the answer under way; a new game ends it too.
+#[test]
+fn stop_ends_the_engines_game_and_the_board_is_free_again() {
+    let server = two_brains(&["--turn", "300"]);
+    server.post_record("h8i9");
+    let (status, s) = server.post("/api/duel", r#"{"black": 1, "white": 0, "from_here": true}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!((move_count(&s), &s["players"][0]["name"]), (2, &Value::from("two")));
+    server.wait_for("a move of theirs", |s| move_count(s) >= 3);
+    let (status, _) = server.post("/api/stop", "{}");
+    assert_eq!(status, 200);
+    let s =
+        server.wait_for("the game to stop", |s| s["watching"]["live"] == false && s["thinking"].is_null());
+    assert!(s["ending"].is_null(), "a stopped game has no result: {s}");
+    let n = move_count(&s);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    assert_eq!(move_count(&server.state()), n, "no move after Stop");
+    assert_eq!(server.post("/api/undo", "{}").0, 200);
+    // A new game while they play ends their game: its moves go with it.
+    server.post("/api/duel", r#"{"black": 0, "white": 1, "rule": "renju"}"#);
+    server.wait_for("their first move", |s| move_count(s) >= 1);
+    let (status, s) = server.post("/api/new", r#"{"rule": "freestyle", "human": "both"}"#);
+    assert_eq!((status, move_count(&s), &s["watching"]), (200, 0, &Value::Null));
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    assert_eq!(move_count(&server.state()), 0);
+}
+
+#[test]
+fn a_game_of_brains_that_cannot_be_played_is_refused_and_changes_nothing() {
+    let server = two_brains(&[]);
+    server.post_record("h8i9h9");
+    let before = server.state();
+    for body in [
+        r#"{"black": 0, "white": 2, "rule": "freestyle"}"#,
+        r#"{"black": 0, "white": 1}"#,
+        r#"{"black": 0, "white": 1, "rule": "chess"}"#,
+        r#"{"black": 0, "white": 1, "rule": "freestyle", "turn_ms": 0, "game_ms": 0}"#,
+        r#"{"black": 0, "white": 1, "rule": "freestyle", "turn_ms": 99999999999}"#,
+        r#"{"black": 0, "white": 1, "from_here": true, "size": 19}"#,
+        r#"{"black": -1, "white": 1, "rule": "freestyle"}"#,
+        r#"{"black": 0, "white": 1, "rule": "freestyle", "colour": "red"}"#,
+    ] {
+        let (status, answer) = server.post("/api/duel", body);
+        assert!((400..500).contains(&status), "{body}: {status} {answer}");
+        let now = server.state();
+        assert_eq!(
+            (&now["moves"], &now["watching"], &now["thinking"]),
+            (&before["moves"], &Value::Null, &Value::Null),
+            "{body}"
+        );
+    }
+    // A won game, and set-up stones, are no place to start from.
+    server.post_record("h8a1i8a2j8a3k8a4l8");
+    assert_eq!(server.post("/api/duel", r#"{"black": 0, "white": 1, "from_here": true}"#).0, 400);
+    server.post("/api/setup", r#"{"point": "a1", "stone": "black"}"#);
+    assert_eq!(server.post("/api/duel", r#"{"black": 0, "white": 1, "from_here": true}"#).0, 400);
+    // Without two brains there is no one to play, and no match is followed.
+    let plain = Server::start(&[]);
+    assert_eq!(plain.post("/api/duel", r#"{"black": 0, "white": 1, "rule": "freestyle"}"#).0, 400);
+    assert_eq!(plain.get("/api/match").0, 404);
+    assert_eq!(plain.post("/api/follow", r#"{"game": 1}"#).0, 400);
+}
+
+/// A live file written line by line, as `match --live` writes it: the page lists its games and the
+/// chosen one grows on the board until its end, with the chart of its engines' evaluations.
+#[test]
+fn a_match_is_followed_from_its_live_file_as_it_grows() {
+    let dir = std::env::temp_dir().join(format!("quincunx-follow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("live.txt");
+    let _ = std::fs::remove_file(&path);
+    let server = Server::start(&["--follow", path.to_str().unwrap()]);
+    let s = server.state();
+    assert_eq!((&s["follow"]["missing"], &s["follow"]["games"]), (&Value::from(true), &Value::from(0)));
+    let append = |text: &str| {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+    };
+    append("quincunx-live 1\ngame 1 freestyle 5 15x15 h8i9\nblack 1 one\nwhite 1 two\n");
+    append(
+        "move 1 h9 40 35 9\nmove 1 g10 50 -20 8\ngame 2 renju 5 15x15 -\nblack 2 two\nwhite 2 one\nmove 2 h8 1 0 0\nmove 1 j",
+    );
+    let s = server.wait_for("two games", |s| s["follow"]["games"] == 2);
+    assert_eq!(s["follow"]["missing"], false);
+    let (status, list) = server.get("/api/match");
+    let list: Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(status, 200);
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(
+        (games[0]["number"].as_u64(), games[0]["moves"].as_u64(), &games[0]["over"]),
+        (Some(1), Some(4), &Value::from(false))
+    );
+    assert_eq!((&games[1]["black"], &games[1]["white"]), (&Value::from("two"), &Value::from("one")));
+    let (status, s) = server.post("/api/follow", r#"{"game": 1}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (move_count(&s), &s["watching"]["live"], &s["watching"]["game"]),
+        (4, &Value::from(true), &Value::from(1))
+    );
+    assert_eq!(
+        (&s["players"][0]["eval"], &s["players"][0]["depth"], &s["players"][1]["ms"]),
+        (&Value::from("35"), &Value::from(9), &Value::from(50))
+    );
+    // Black's 35 after its move: the bar leans to black; white's -20 is then black's +20.
+    assert_eq!(s["eval"].as_i64(), Some(20));
+    assert_eq!(server.post("/api/move", r#"{"point": "a1"}"#).0, 400);
+    // The rest of a line counts once it is complete; the board follows the game to its end.
+    append("10 400 10 7\nmove 1 i10 1 +W3 0\n");
+    let s = server.wait_for("the next moves", |s| move_count(s) == 6);
+    assert_eq!((&s["moves"][4]["name"], s["cursor"].as_u64()), (&Value::from("j10"), Some(6)));
+    append("end 1 white white: no answer in time\n");
+    let s = server.wait_for("the end", |s| s["watching"]["live"] == false);
+    assert_eq!(
+        (&s["ending"]["winner"], &s["ending"]["reason"]),
+        (&Value::from("white"), &Value::from("white: no answer in time"))
+    );
+    assert_eq!(s["chart"]["moves"].as_u64(), Some(6));
+    let (_, list) = server.get("/api/match");
+    assert!(list.contains("\"over\":true"), "{list}");
+    // A game not in the file, or a bad line, is told; the game shown stays.
+    assert_eq!(server.post("/api/follow", r#"{"game": 7}"#).0, 400);
+    append("move 2 h8 1 - -\n");
+    let s = server.wait_for("the bad line told", |s| s["follow"]["error"].is_string());
+    assert!(s["follow"]["error"].as_str().unwrap().starts_with("line 14"), "{s}");
+    assert_eq!(move_count(&s), 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real match writes its live file as it plays; the board follows its first game to the end, move
+/// for move as the match recorded it.
+#[test]
+fn a_running_match_is_followed_to_the_end_of_its_game() {
+    let dir = std::env::temp_dir().join(format!("quincunx-running-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (live, psq) = (dir.join("live.txt"), dir.join("psq"));
+    let server = Server::start(&["--follow", live.to_str().unwrap()]);
+    let bin = env!("CARGO_BIN_EXE_pbrain-quincunx");
+    let mut running = std::process::Command::new(bin)
+        .args(["match", "--engine", bin, "--engine", bin, "--games", "2", "--turn", "100", "--quiet"])
+        .args(["--live", live.to_str().unwrap(), "--psq", psq.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the match starts");
+    server.wait_for("the first game", |s| s["follow"]["games"].as_u64() >= Some(1));
+    let (status, s) = server.post("/api/follow", r#"{"game": 1}"#);
+    assert_eq!(status, 200, "{s}");
+    let s = server.wait_for("its end", |s| s["watching"]["live"] == false);
+    assert!(running.wait().unwrap().success());
+    let record = std::fs::read_to_string(psq.join("game-00001.psq")).unwrap();
+    let recorded: Vec<(u64, u64)> = record
+        .lines()
+        .skip(1)
+        .take_while(|l| l.matches(',').count() == 2)
+        .map(|l| {
+            let v: Vec<u64> = l.split(',').map(|n| n.parse().unwrap()).collect();
+            (v[0] - 1, v[1] - 1)
+        })
+        .collect();
+    let shown: Vec<(u64, u64)> = s["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["x"].as_u64().unwrap(), p["y"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(shown, recorded);
+    assert!(!s["ending"].is_null() && !s["chart"].is_null(), "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

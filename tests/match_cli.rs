@@ -103,6 +103,11 @@ fn an_sgf_path_in_a_missing_directory_fails_before_any_engine_starts() {
 }
 
 #[test]
+fn a_live_file_in_a_missing_directory_fails_before_any_engine_starts() {
+    assert_fails_before_any_engine("live-missing-dir", |d| d.join("no/such/dir/live.txt"), "--live", true);
+}
+
+#[test]
 fn a_psq_directory_that_cannot_be_made_fails_before_any_engine_starts() {
     let under_a_file = |d: &Path| {
         let file = d.join("a-file");
@@ -133,7 +138,7 @@ fn a_record_that_cannot_be_written_stops_the_match_and_keeps_the_summary() {
 #[test]
 fn records_are_written_and_repeated_names_made_distinct() {
     let dir = scratch("records");
-    let (psq, sgf) = (dir.join("psq"), dir.join("games.sgf"));
+    let (psq, sgf, live) = (dir.join("psq"), dir.join("games.sgf"), dir.join("live.txt"));
     let w = weights();
     let out = run_match(&[
         "--engine",
@@ -146,6 +151,8 @@ fn records_are_written_and_repeated_names_made_distinct() {
         psq.to_str().unwrap(),
         "--sgf",
         sgf.to_str().unwrap(),
+        "--live",
+        live.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{out:?}");
     let games = std::fs::read_to_string(&sgf).unwrap();
@@ -163,6 +170,16 @@ fn records_are_written_and_repeated_names_made_distinct() {
     }
     let expected: BTreeSet<String> = ["pbrain-quincunx", "pbrain-quincunx#2"].map(String::from).into();
     assert_eq!(names, expected);
+    // The live file has every game: its start, one line a move (as many as its record has), its end.
+    let live = std::fs::read_to_string(&live).unwrap();
+    assert_eq!(live.lines().next(), Some("quincunx-live 1"));
+    for (k, f) in files.iter().enumerate() {
+        let record = std::fs::read_to_string(f).unwrap();
+        let moves = record.lines().skip(1).take_while(|l| l.matches(',').count() == 2).count();
+        let of_game =
+            |key: &str| live.lines().filter(|l| l.starts_with(&format!("{key} {} ", k + 1))).count();
+        assert_eq!((of_game("game"), of_game("move"), of_game("end")), (1, moves, 1), "game {}", k + 1);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

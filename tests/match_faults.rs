@@ -60,6 +60,7 @@ fn config(fault: &str, rules: Rules) -> MatchConfig {
         sprt: None,
         psq_dir: None,
         sgf: None,
+        live: None,
         progress: false,
         by_opening: false,
         shard: Shard::WHOLE,

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use quincunx::game::rules::{Rules, Variant};
+use quincunx::game::rules::Rules;
 use quincunx::tools::elo::Sprt;
 use quincunx::tools::opening::{Opening, parse_openings};
 use quincunx::tools::opening_gen::GenConfig;
 use quincunx::tools::process::{StderrMode, split_command};
 use quincunx::tools::random::clock_seed;
-use quincunx::tools::referee::GameSettings;
+use quincunx::tools::referee::{GameSettings, default_max_stones};
 use quincunx::tools::shard::Shard;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 
@@ -44,6 +44,7 @@ const FLAGS: &[&str] = &[
     "--pause",
     "--psq",
     "--sgf",
+    "--live",
     "--quiet",
     "--by-opening",
     "--stderr",
@@ -100,6 +101,9 @@ a failure there stops the run with an error and no game played.
   --pause MS          wait after each answer before the next command (default 3)
   --psq DIR           write each game as DIR/game-NNNNN.psq when it ends (DIR is made if missing)
   --sgf FILE          write all games to FILE, each when it ends (its directory must exist)
+  --live FILE         write every game to FILE as it is played: its start, each move with the time
+                      it took and the evaluation and depth its engine told, its end (a line each;
+                      `serve --follow FILE` shows the games from it as they go; docs/board.md)
   --quiet             no progress line on stderr
   --by-opening        after the summary, each pairing's results per opening and colour
   --stderr MODE       the engines' stderr: merge (into stdout, as Piskvork does: a stray line there
@@ -262,6 +266,7 @@ struct MatchArgs {
     sprt: Option<Sprt>,
     psq_dir: Option<PathBuf>,
     sgf: Option<PathBuf>,
+    live: Option<PathBuf>,
     progress: bool,
     by_opening: bool,
     shard: Shard,
@@ -303,6 +308,7 @@ impl MatchArgs {
             sprt: None,
             psq_dir: None,
             sgf: None,
+            live: None,
             progress: true,
             by_opening: false,
             shard: Shard::WHOLE,
@@ -348,6 +354,7 @@ impl MatchArgs {
             "--pause" => game.pause_ms = num(a, &value()?)?,
             "--psq" => self.psq_dir = Some(PathBuf::from(value()?)),
             "--sgf" => self.sgf = Some(PathBuf::from(value()?)),
+            "--live" => self.live = Some(PathBuf::from(value()?)),
             "--quiet" => self.progress = false,
             "--by-opening" => self.by_opening = true,
             "--stderr" => game.stderr = stderr_mode(&value()?)?,
@@ -404,6 +411,7 @@ impl MatchArgs {
             sprt: self.sprt,
             psq_dir: self.psq_dir,
             sgf: self.sgf,
+            live: self.live,
             progress: self.progress,
             by_opening: self.by_opening,
             shard: self.shard,
@@ -434,24 +442,12 @@ impl MatchArgs {
 }
 
 /// `--engine`: the command line of an engine, named after its program file until `--name` says.
-fn engine_spec(v: &str) -> Result<EngineSpec> {
+pub fn engine_spec(v: &str) -> Result<EngineSpec> {
     let command = split_command(v).map_err(anyhow::Error::msg)?;
     let name = std::path::Path::new(&command[0])
         .file_name()
         .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
     Ok(EngineSpec::new(name, command))
-}
-
-/// The stones after which a game of `rules` on a board of `cells` points is a draw, when
-/// `--max-stones` does not say.
-fn default_max_stones(rules: &Rules, cells: usize) -> usize {
-    match rules.variant {
-        // Gomocup stops renju games as a draw when 25 empty points are left.
-        Variant::Renju => cells.saturating_sub(25),
-        // Captured points are played again: the full board ends a Pente game.
-        Variant::Pente { .. } => usize::MAX,
-        _ => cells,
-    }
 }
 
 #[cfg(test)]

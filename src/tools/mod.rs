@@ -1,17 +1,18 @@
 //! The manager side: programs that start brains and talk to them, and the terminal game. A brain process
 //! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
-//! ([`tournament`]) with their statistics ([`elo`]) and their results files, merged across machines
-//! ([`results`]), openings ([`opening`], and balanced random ones: [`opening_gen`]) and records
-//! ([`record`]), scripted protocol sessions ([`script`]), `play` ([`play`]), the analysis of
-//! recorded games ([`analyze`]), self-play for training data ([`selfplay`]), the fits of the evaluation
-//! ([`train`]) and of the move prior ([`prior_fit`]) to it, and SPSA over the
-//! search's parameters ([`tune`]); their one seeded generator is [`random`]. The engine core never
-//! imports these.
+//! ([`tournament`]) with their statistics ([`elo`]), their results files, merged across machines
+//! ([`results`]) and their live file, written as they are played ([`live`]), openings ([`opening`],
+//! and balanced random ones: [`opening_gen`]) and records ([`record`]), scripted protocol sessions
+//! ([`script`]), `play` ([`play`]), the analysis of recorded games ([`analyze`]), self-play for
+//! training data ([`selfplay`]), the fits of the evaluation ([`train`]) and of the move prior
+//! ([`prior_fit`]) to it, and SPSA over the search's parameters ([`tune`]); their one seeded
+//! generator is [`random`]. The engine core never imports these.
 
 pub mod analyze;
 pub mod calibrate;
 pub mod elo;
 pub mod label;
+pub mod live;
 pub mod opening;
 pub mod opening_gen;
 pub mod play;

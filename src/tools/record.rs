@@ -26,7 +26,7 @@ pub struct OutputError {
 }
 
 impl OutputError {
-    fn new(path: &Path, e: &io::Error) -> OutputError {
+    pub fn new(path: &Path, e: &io::Error) -> OutputError {
         OutputError { path: path.to_path_buf(), kind: e.kind(), message: e.to_string() }
     }
 }

@@ -9,6 +9,9 @@
 //! and started again for its next game; a healthy one keeps its process, and gets START for every game
 //! as c-gomoku-cli does.
 //!
+//! Whoever watches a game ([`play_watched`]) is told of each move as it is taken, with what the brain
+//! said before it, and may stop the game between two moves.
+//!
 //! A seat can also be asked about one position outside a game ([`Seat::consult`], for `analyze`), its
 //! answer checked as a game's would be.
 //!
@@ -69,6 +72,18 @@ impl GameSettings {
     }
 }
 
+/// The stones after which a game of `rules` on a board of `cells` points is a draw, when nothing else
+/// says.
+pub fn default_max_stones(rules: &Rules, cells: usize) -> usize {
+    match rules.variant {
+        // Gomocup stops renju games as a draw when 25 empty points are left.
+        Variant::Renju => cells.saturating_sub(25),
+        // Captured points are played again: the full board ends a Pente game.
+        Variant::Pente { .. } => usize::MAX,
+        _ => cells,
+    }
+}
+
 /// A fault of a brain: each loses the game and restarts the brain.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -109,6 +124,8 @@ pub enum Ending {
     StoneLimit,
     /// No line can be completed by either side any more.
     DeadDraw,
+    /// Whoever watched the game stopped it ([`play_watched`]): no result.
+    Stopped,
 }
 
 impl fmt::Display for Ending {
@@ -123,6 +140,7 @@ impl fmt::Display for Ending {
             Ending::BoardFull => f.write_str("board full"),
             Ending::StoneLimit => f.write_str("stone limit reached"),
             Ending::DeadDraw => f.write_str("no line can be completed"),
+            Ending::Stopped => f.write_str("stopped"),
         }
     }
 }
@@ -311,6 +329,26 @@ fn prepare(seat: &mut Seat, s: &GameSettings) -> Result<(), (Fault, String)> {
 
 /// Plays one game: `seats[0]` is black (moves first), `seats[1]` white; `opening` stones are placed first.
 pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> GameResult {
+    play_watched(s, opening, seats, &mut |_| true)
+}
+
+/// A move as the referee took it, for whoever watches the game: the mover, the point, the ms its
+/// answer took and the MESSAGE lines the brain printed before it.
+pub struct Played<'a> {
+    pub side: Color,
+    pub point: Pos,
+    pub ms: u64,
+    pub said: &'a [String],
+}
+
+/// [`play_game`], telling `watch` of each move as it is taken (the opening's stones are not moves);
+/// when `watch` answers false the game ends there, [`Ending::Stopped`], with no winner.
+pub fn play_watched(
+    s: &GameSettings,
+    opening: &[Pos],
+    seats: [&mut Seat; 2],
+    watch: &mut dyn FnMut(&Played) -> bool,
+) -> GameResult {
     let mut game = Game::new(s, opening, [seats[0].name.clone(), seats[1].name.clone()]);
     // Step 1. START and INFO for both; a brain that fails here loses at once.
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
@@ -326,8 +364,18 @@ pub fn play_game(s: &GameSettings, opening: &[Pos], seats: [&mut Seat; 2]) -> Ga
         }
         // Step 3. Ask the side to move, and judge its answer.
         let side = game.board.side_to_move();
+        let moves = game.record.moves.len();
         let seat = &mut *seats[side.index()];
-        match game.turn(s, seat) {
+        let mut said = vec![];
+        let outcome = game.turn(s, seat, &mut said);
+        let go_on = match game.record.moves.get(moves) {
+            Some(&(point, ms)) => watch(&Played { side, point, ms, said: &said }),
+            None => true,
+        };
+        if !go_on && matches!(outcome, Outcome::Continue) {
+            return game.finish(Ending::Stopped, None);
+        }
+        match outcome {
             Outcome::Continue => {}
             Outcome::Over(ending, winner) => return game.finish(ending, winner),
             Outcome::Fault(fault, detail) => {
@@ -412,7 +460,7 @@ impl Game {
     }
 
     /// Asks the side to move for its move, and plays it if it is one.
-    fn turn(&mut self, s: &GameSettings, seat: &mut Seat) -> Outcome {
+    fn turn(&mut self, s: &GameSettings, seat: &mut Seat, said: &mut Vec<String>) -> Outcome {
         let side = self.board.side_to_move();
         let i = side.index();
         let left = (s.game_ms > 0).then(|| s.game_ms.saturating_sub(self.used_ms[i]));
@@ -426,7 +474,7 @@ impl Game {
             Ok(b) => b,
             Err(e) => return Outcome::Fault(Fault::CannotStart, e),
         };
-        let (answer, elapsed_us) = ask(brain, &lines, budget.unwrap_or(0) + s.tolerance_ms, &mut vec![]);
+        let (answer, elapsed_us) = ask(brain, &lines, budget.unwrap_or(0) + s.tolerance_ms, said);
         match self.answered_point(s, side, answer, elapsed_us, budget) {
             Ok(p) => self.play(s, side, p, elapsed_us / 1000),
             Err((fault, detail)) => Outcome::Fault(fault, detail),

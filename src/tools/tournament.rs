@@ -1,6 +1,6 @@
 //! A match between engines: round robin or gauntlet, openings (a file's, or balanced ones drawn afresh
 //! from a seed) played with both colours, several games at once, results with error bars, an optional
-//! SPRT that stops early, game records.
+//! SPRT that stops early, game records and a live file of every move.
 //!
 //! Scheduling: for every pairing (a, b) the games are numbered k = 0, 1, 2, …; game k uses opening
 //! k / 2 (in file order or the order drawn, or a seeded shuffle of it) and a plays black when k is
@@ -29,12 +29,13 @@ use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
+use crate::tools::live;
 use crate::tools::opening::{Opening, check_stones};
 use crate::tools::opening_gen::{GenConfig, generate};
 use crate::tools::plural;
 use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
-use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_game};
+use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_watched};
 use crate::tools::shard::Shard;
 
 #[derive(Clone, Debug)]
@@ -74,6 +75,8 @@ pub struct MatchConfig {
     pub psq_dir: Option<PathBuf>,
     /// One SGF file for all games.
     pub sgf: Option<PathBuf>,
+    /// The live file: every move as it is played ([`crate::tools::live`]).
+    pub live: Option<PathBuf>,
     /// Print a progress line on stderr after each game.
     pub progress: bool,
     /// Print each pairing's results per opening after the summary (`Summary::render_openings`).
@@ -306,6 +309,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         let _ = writeln!(std::io::stderr(), "{count} fresh openings, seed {}", g.seed);
     }
     let recorder = Recorder::open(cfg.psq_dir.as_deref(), cfg.sgf.as_deref()).map_err(MatchError::Output)?;
+    let live = cfg.live.as_deref().map(live::Writer::create).transpose().map_err(MatchError::Output)?;
     let names = distinct_names(&cfg.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
     let pairs = pairings(cfg.engines.len(), cfg.gauntlet);
     let order: Vec<usize> = match cfg.shuffle_seed {
@@ -340,6 +344,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         names,
         placed,
         recorder,
+        live,
         queue: Mutex::new(jobs),
         summary: Mutex::new(summary),
         stop: AtomicBool::new(false),
@@ -371,6 +376,7 @@ struct Match<'a> {
     names: Vec<String>,
     placed: Vec<(usize, Vec<Pos>)>,
     recorder: Recorder,
+    live: Option<live::Writer>,
     queue: Mutex<VecDeque<Job>>,
     summary: Mutex<Summary>,
     /// Set when the SPRT decides or a record cannot be written: no worker takes another game.
@@ -430,9 +436,17 @@ impl Match<'_> {
         let opening = job.opening.map_or(&[][..], |i| &self.placed[i].1[..]);
         let result = {
             let (b, w) = two_mut(seats, job.black, job.white);
-            play_game(&self.cfg.game, opening, [b, w])
+            let live = self.live.as_ref();
+            if let Some(l) = live {
+                l.begin(job.number, &self.cfg.game, opening, [&b.name, &w.name]);
+            }
+            play_watched(&self.cfg.game, opening, [b, w], &mut |m| {
+                live.inspect(|l| l.moved(job.number, m));
+                true
+            })
         };
-        let written = self.recorder.write(job.number, &result.record);
+        let live_written = self.live.as_ref().map_or(Ok(()), |l| l.end(job.number, &result));
+        let written = self.recorder.write(job.number, &result.record).and(live_written);
         let mut s = lock(&self.summary);
         tally(&mut s, job, job.opening.map(|i| self.placed[i].0), &result);
         for engine in [job.black, job.white] {
@@ -826,6 +840,7 @@ mod tests {
             sprt: None,
             psq_dir: None,
             sgf: None,
+            live: None,
             progress: false,
             by_opening: false,
             shard: Shard::WHOLE,

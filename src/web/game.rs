@@ -1,10 +1,13 @@
 //! The game on the browser board: the rules, the set-up position, the line of moves and how far along
-//! it the board stands (the cursor), with every change checked by the library's rules.
+//! it the board stands (the cursor), with every change checked by the library's rules; for a game
+//! engines played, what each move's engine told of it and how the game ended when the board alone
+//! cannot tell (a fault, a stone limit).
 //!
-//! Invariants: every move in `moves` was legal where it was played (so the board at any cursor is
-//! replayed without a check failing); a refused request (an `Err`) leaves the game as it was; moves
-//! after the cursor are kept until a different move is played there (stepping back and forth through
-//! a game does not lose it).
+//! Invariants: every move in `moves` was legal where it was played, but for a last move an engine
+//! played that lost the game (a renju foul), so the board at any cursor is replayed without a check
+//! failing; `notes` has one entry per move; a refused request (an `Err`) leaves the game as it was;
+//! moves after the cursor are kept until a different move is played there (stepping back and forth
+//! through a game does not lose it), and `decided` stands only for the whole line of moves.
 
 use std::fmt;
 
@@ -12,6 +15,7 @@ use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos
 use crate::game::rules::{Rules, Variant, Verdict};
 use crate::tools::analyze::records::{self, Recorded, Replayed};
 use crate::tools::default_side;
+use crate::tools::live::Note;
 use crate::tools::record::GameRecord;
 
 /// Why a request about the game was refused: said to the person as it is.
@@ -71,6 +75,11 @@ pub struct Game {
     pub cursor: usize,
     /// The players' names, black's and white's, as a record or the board names them.
     pub names: [String; 2],
+    /// What each move's engine told of it, when an engine the board watched played it.
+    pub notes: Vec<Option<Note>>,
+    /// How the game ended after its last move when the board does not show it (a fault, a stone
+    /// limit, a draw by agreement): it stands at the last move.
+    pub decided: Option<Ending>,
 }
 
 impl Game {
@@ -83,7 +92,15 @@ impl Game {
         }
         let mut start = Board::new(width as i64, height as i64).map_err(|e| GameError(e.to_string()))?;
         start.set_capture(rules.capture_rule());
-        Ok(Game { rules, start, moves: vec![], cursor: 0, names: [String::new(), String::new()] })
+        Ok(Game {
+            rules,
+            start,
+            moves: vec![],
+            cursor: 0,
+            names: [String::new(), String::new()],
+            notes: vec![],
+            decided: None,
+        })
     }
 
     /// A new game of `rules` on the board they play on by default.
@@ -143,7 +160,59 @@ impl Game {
         if board.is_full() || !self.rules.any_line_open(&board) {
             return Some(Ending { winner: None, line: vec![], reason: "no line can be completed".into() });
         }
-        None
+        self.decided.clone().filter(|_| self.cursor == self.moves.len())
+    }
+
+    /// The colour of move `i` (from 0): moves alternate from the set-up position's side to move.
+    pub fn mover(&self, i: usize) -> Color {
+        let first = self.start.side_to_move();
+        if i.is_multiple_of(2) { first } else { first.opp() }
+    }
+
+    /// Adds an engine's move at the end of the line, as the referee took it: a renju foul or a move
+    /// against Pente's opening is kept (it ends the game), a point off the board or taken, or a move
+    /// after the end, is refused. The cursor follows when it stood at the end.
+    pub fn append(&mut self, p: Pos, note: Option<Note>) -> Result<(), GameError> {
+        let at_end = Game { cursor: self.moves.len(), ..self.clone() };
+        if let Some(end) = at_end.ending() {
+            return refuse(format!("the game is over: {}", end.reason));
+        }
+        let board = at_end.board();
+        if board.pos(p.x as i64, p.y as i64).is_none() || !board.is_empty(p) {
+            return refuse(format!("{} is off the board or taken", p.notation()));
+        }
+        if self.cursor == self.moves.len() {
+            self.cursor += 1;
+        }
+        self.moves.push(p);
+        self.notes.push(note);
+        Ok(())
+    }
+
+    /// Ends the game after its last move for a reason the board does not show; nothing when the board
+    /// shows an ending there already.
+    pub fn decide(&mut self, winner: Option<Color>, reason: &str) {
+        let at_end = Game { cursor: self.moves.len(), decided: None, ..self.clone() };
+        if at_end.ending().is_none() {
+            self.decided = Some(Ending { winner, line: vec![], reason: reason.into() });
+        }
+    }
+
+    /// The game up to the cursor, the moves after it dropped.
+    pub fn up_to_cursor(&self) -> Game {
+        let mut g = self.clone();
+        g.forget_after(self.cursor);
+        g
+    }
+
+    /// Drops the moves from the `n`th on, with their notes and an ending decided after them.
+    fn forget_after(&mut self, n: usize) {
+        if n < self.moves.len() {
+            self.moves.truncate(n);
+            self.notes.truncate(n);
+            self.decided = None;
+        }
+        self.cursor = self.cursor.min(n);
     }
 
     /// Plays `(x, y)` for the side to move at the cursor. The moves after the cursor go, unless this
@@ -164,8 +233,9 @@ impl Game {
             Verdict::Win | Verdict::Continue => {}
         }
         if self.moves.get(self.cursor) != Some(&p) {
-            self.moves.truncate(self.cursor);
+            self.forget_after(self.cursor);
             self.moves.push(p);
+            self.notes.push(None);
         }
         self.cursor += 1;
         Ok(p)
@@ -185,8 +255,7 @@ impl Game {
         if n == 0 || n > self.cursor {
             return refuse(format!("{} moves on the board, cannot take back {n}", self.cursor));
         }
-        self.cursor -= n;
-        self.moves.truncate(self.cursor);
+        self.forget_after(self.cursor - n);
         Ok(())
     }
 
@@ -210,8 +279,8 @@ impl Game {
         let mut start = self.start.clone();
         start.set_position(&black, &white, &[]).map_err(|e| GameError(e.to_string()))?;
         self.start = start;
-        self.moves.clear();
-        self.cursor = 0;
+        self.forget_after(0);
+        self.decided = None;
         Ok(())
     }
 
@@ -231,7 +300,8 @@ impl Game {
             records::replay(&recorded, rules, w, h).map_err(|e| GameError(e.to_string()))?;
         let names = [recorded.black.unwrap_or_default(), recorded.white.unwrap_or_default()];
         let cursor = replayed.moves.len();
-        Ok(Game { start: replayed.start, moves: replayed.moves, cursor, names, ..empty })
+        let notes = vec![None; cursor];
+        Ok(Game { start: replayed.start, moves: replayed.moves, cursor, names, notes, ..empty })
     }
 
     /// The game as a record: all its moves, whatever the cursor.
@@ -261,7 +331,7 @@ impl Game {
             black: name(0, "black"),
             white: name(1, "white"),
             setup,
-            moves: self.moves.iter().map(|&p| (p, 0)).collect(),
+            moves: self.moves.iter().zip(&self.notes).map(|(&p, n)| (p, n.map_or(0, |n| n.ms))).collect(),
             opening_len: 0,
             winner: ending.as_ref().and_then(|e| e.winner),
             reason: ending.map_or_else(|| "unfinished".into(), |e| e.reason),
@@ -348,6 +418,35 @@ mod tests {
         assert!(g.rules.forbidden_points(&g.board()).contains(&j8));
         assert!(g.play(j8.x as i64, j8.y as i64).is_err());
         assert_eq!(g.moves, before);
+    }
+
+    #[test]
+    fn an_engine_s_moves_are_appended_with_their_notes_and_a_fault_ends_the_game() {
+        let mut g = Game::default_for(Rules::named("renju").unwrap());
+        play(&mut g, "h8 a1 i8 a3 j9 a5 j10 a7");
+        g.goto(2).unwrap();
+        // The cursor stays where the person looks; black's double three is kept, and ends the game.
+        let note = Note { ms: 40, eval: Some(12), depth: Some(7) };
+        g.append(Pos::from_notation("j8").unwrap(), Some(note)).unwrap();
+        assert_eq!((g.cursor, g.moves.len(), g.notes[8]), (2, 9, Some(note)));
+        assert!(g.append(Pos::from_notation("a9").unwrap(), None).is_err());
+        g.goto(9).unwrap();
+        assert_eq!(g.ending().map(|e| e.winner), Some(Some(Color::White)));
+        // A fault is decided off the board, at the last move only; a move played back there drops it.
+        let mut g = Game::default_for(Rules::default());
+        g.append(Pos::from_notation("h8").unwrap(), None).unwrap();
+        assert!(g.append(Pos::from_notation("h8").unwrap(), None).is_err());
+        g.decide(Some(Color::Black), "white: no answer in time");
+        assert_eq!(
+            g.ending().map(|e| (e.winner, e.reason)),
+            Some((Some(Color::Black), "white: no answer in time".into()))
+        );
+        assert!(g.append(Pos::from_notation("h9").unwrap(), None).is_err());
+        assert!(g.record(Format::Psq).unwrap().contains("white: no answer in time"));
+        g.goto(0).unwrap();
+        assert_eq!(g.ending(), None);
+        play(&mut g, "i9");
+        assert_eq!((g.decided.clone(), g.notes.len()), (None, 1));
     }
 
     #[test]

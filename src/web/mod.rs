@@ -1,20 +1,29 @@
 //! The board in the browser (`pbrain-quincunx serve`): a local web server whose embedded page plays and
-//! studies games with the engine, or with any Gomocup brain. [`game`] owns the game and its checks,
-//! [`seat`] the engine behind the board, [`session`] who plays, the mode and the one thought under
-//! way, [`server`] the HTTP requests and the event stream. Behind the `board` feature: the brain
-//! itself never needs any of it.
+//! studies games with the engine, or with any Gomocup brain, and shows games between brains: two
+//! set against each other on the page, or a running match's. [`game`] owns the game and its checks,
+//! [`seat`] the engine behind the board, [`chart`] a game's chart, [`duel`] two brains' game on the
+//! page, [`follow`] the match followed from its live file, [`session`] who plays, the mode and the
+//! one thought under way, [`server`] the HTTP requests and the event stream. Behind the `board`
+//! feature: the brain itself never needs any of it.
 
+pub mod chart;
+pub mod duel;
+pub mod follow;
 pub mod game;
 pub mod seat;
 pub mod server;
 pub mod session;
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use tokio::sync::broadcast;
 
+use crate::web::duel::Roster;
+use crate::web::follow::Follow;
+use crate::web::game::Game;
 use crate::web::seat::{Engine, Other, Own};
 use crate::web::server::{App, router};
 use crate::web::session::Session;
@@ -25,9 +34,14 @@ pub struct ServeOptions {
     pub host: IpAddr,
     /// 0: any free port.
     pub port: u16,
-    /// Another brain's command line instead of our search.
-    pub engine: Option<Vec<String>>,
+    /// The brains given (`--engine`): the first is the board's engine instead of our search, and
+    /// any two of them may play each other, by `roster`'s clock.
+    pub roster: Roster,
     pub threads: usize,
+    /// The board's first game (`--rule`, `--size`): none, freestyle's.
+    pub game: Option<Game>,
+    /// A running match's live file to follow.
+    pub follow: Option<PathBuf>,
 }
 
 /// States kept for a page that reads the event stream slowly before it is sent the latest instead.
@@ -57,14 +71,20 @@ pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> 
             .with_context(|| format!("cannot listen on {}:{}", opts.host, opts.port))?;
         let address = listener.local_addr()?;
         ready(address);
-        let engine: Arc<dyn Engine> = match &opts.engine {
-            Some(cmd) => Arc::new(Other::new(cmd.clone(), opts.threads)),
+        let engine: Arc<dyn Engine> = match opts.roster.engines.first() {
+            Some(e) => Arc::new(Other::new(e.command.clone(), opts.threads)),
             None => Arc::new(Own::new(opts.threads)),
         };
         let (events, _) = broadcast::channel(BACKLOG);
         let publish = events.clone();
-        let session = Session::start(engine, Box::new(move |json| drop(publish.send(json))));
-        let app = App { session: Arc::clone(&session), events };
+        let session = Session::start(
+            engine,
+            opts.roster.clone(),
+            opts.game.clone(),
+            Box::new(move |json| drop(publish.send(json))),
+        );
+        let follow = opts.follow.as_deref().map(|path| Follow::start(path, &session));
+        let app = App { session: Arc::clone(&session), events, follow };
         tokio::select! {
             served = axum::serve(listener, router(app, address.port())).into_future() => served.context("the server failed")?,
             _ = tokio::signal::ctrl_c() => log::info!("Ctrl-C: the board stops"),

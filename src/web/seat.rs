@@ -13,7 +13,7 @@ use crate::brain::analysis::{self, Task};
 use crate::game::board::{Board, Pos};
 use crate::game::rules::Rules;
 use crate::player::timeman::Budget;
-use crate::player::{DEFAULT_MEMORY, Limits, Player, Progress, Watch};
+use crate::player::{Limits, Player, Progress, TOOL_MEMORY, Watch};
 use crate::search::SearchPlayer;
 use crate::tools::analyze::judge::{self, Judge};
 
@@ -108,7 +108,7 @@ impl Engine for Own {
         let limits = |budget: Budget, max_depth: Option<u64>| Limits {
             max_depth,
             watch: Some(watch.clone()),
-            ..Limits::new(budget, self.threads, DEFAULT_MEMORY / 4)
+            ..Limits::new(budget, self.threads, TOOL_MEMORY)
         };
         let lines = |answer: &analysis::Answer| -> Vec<Line> {
             answer

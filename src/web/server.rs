@@ -26,10 +26,12 @@ use tokio::sync::broadcast;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
+use crate::brain::command::clip;
 use crate::game::board::{Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
+use crate::web::follow::Follow;
 use crate::web::game::{Format, Game, GameError};
-use crate::web::session::{Human, Mode, Session};
+use crate::web::session::{Human, Mode, Session, Source};
 
 const INDEX: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -39,6 +41,8 @@ const STYLE: &str = include_str!("page/style.css");
 pub struct App {
     pub session: Arc<Session>,
     pub events: broadcast::Sender<String>,
+    /// The match followed from its live file, if any.
+    pub follow: Option<Arc<Follow>>,
 }
 
 /// The routes, behind [`guard`] for a server listening on `port`.
@@ -61,6 +65,9 @@ pub fn router(app: App, port: u16) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/record", get(save).post(load))
         .route("/api/chart", post(chart))
+        .route("/api/duel", post(duel))
+        .route("/api/match", get(match_games))
+        .route("/api/follow", post(follow))
         .layer(axum::middleware::from_fn_with_state(port, guard))
         .with_state(app)
 }
@@ -191,23 +198,34 @@ fn move_time(t: u64) -> Result<u64, GameError> {
     Ok(t)
 }
 
+/// An empty board of `rule` (with `line` in a row, for freestyle and exact five), `size` a side or
+/// `width` x `height` (the rule's default side when not given).
+fn fresh_game(
+    rule: &str,
+    size: Option<usize>,
+    width: Option<usize>,
+    height: Option<usize>,
+    line: Option<u8>,
+) -> Result<Game, GameError> {
+    let Some(mut rules) = Rules::named(rule) else {
+        return Err(GameError(format!("no rule named '{}'", clip(rule))));
+    };
+    if let Some(k) = line {
+        if !matches!(rules.variant, Variant::Freestyle | Variant::Exact) {
+            return Err(GameError("only freestyle and exact five take another line length".into()));
+        }
+        if !(MIN_LINE..=MAX_LINE).contains(&k) {
+            return Err(GameError(format!("a line is {MIN_LINE} to {MAX_LINE} stones, not {k}")));
+        }
+        rules.line = k;
+    }
+    let side = size.unwrap_or_else(|| crate::tools::default_side(&rules));
+    Game::new(rules, width.unwrap_or(side), height.unwrap_or(side))
+}
+
 async fn new_game(State(app): State<App>, axum::Json(req): axum::Json<NewGame>) -> Response {
     let r = app.session.change(|s| {
-        let Some(mut rules) = Rules::named(&req.rule) else {
-            return Err(GameError(format!("no rule named '{}'", clip(&req.rule))));
-        };
-        if let Some(k) = req.line {
-            if !matches!(rules.variant, Variant::Freestyle | Variant::Exact) {
-                return Err(GameError("only freestyle and exact five take another line length".into()));
-            }
-            if !(MIN_LINE..=MAX_LINE).contains(&k) {
-                return Err(GameError(format!("a line is {MIN_LINE} to {MAX_LINE} stones, not {k}")));
-            }
-            rules.line = k;
-        }
-        let side = req.size.unwrap_or_else(|| crate::tools::default_side(&rules));
-        let (w, h) = (req.width.unwrap_or(side), req.height.unwrap_or(side));
-        let game = Game::new(rules, w, h)?;
+        let game = fresh_game(&req.rule, req.size, req.width, req.height, req.line)?;
         let time_ms = move_time(req.time_ms.unwrap_or(s.time_ms))?;
         s.replace_game(game);
         s.human = req.human.unwrap_or(s.human);
@@ -244,6 +262,7 @@ impl Point {
 async fn play(State(app): State<App>, axum::Json(req): axum::Json<Point>) -> Response {
     let r = app.session.change(|s| {
         let (x, y) = req.xy()?;
+        s.by_hand()?;
         if s.mode == Mode::Setup {
             return Err(GameError("setting up: leave set-up to play".into()));
         }
@@ -258,6 +277,7 @@ async fn play(State(app): State<App>, axum::Json(req): axum::Json<Point>) -> Res
 
 async fn undo(State(app): State<App>) -> Response {
     let r = app.session.change(|s| {
+        s.by_hand()?;
         // In a game against the engine, back to the person's turn.
         let mut n = 1;
         if s.mode == Mode::Play && s.game.cursor >= 2 {
@@ -296,6 +316,7 @@ const MAX_NBEST: usize = 10;
 
 async fn mode(State(app): State<App>, axum::Json(req): axum::Json<ModeRequest>) -> Response {
     let r = app.session.change(|s| {
+        s.by_hand()?;
         if let Some(n) = req.nbest {
             if !(1..=MAX_NBEST).contains(&n) {
                 return Err(GameError(format!("the analysis lists 1 to {MAX_NBEST} moves, not {n}")));
@@ -403,7 +424,59 @@ async fn chart(State(app): State<App>, axum::Json(req): axum::Json<ChartRequest>
     answer(&app, app.session.chart(t))
 }
 
-/// At most 40 characters of what a request sent, for a message.
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
+/// Two of the brains `serve` was given play: `black` and `white` are their numbers (from 0), on a
+/// new board of `rule` (as a new game takes it) or, with `from_here`, from the moves on the board up
+/// to the cursor; the clock is the one `serve` was given unless `turn_ms` and `game_ms` say.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DuelRequest {
+    black: usize,
+    white: usize,
+    rule: Option<String>,
+    size: Option<usize>,
+    width: Option<usize>,
+    height: Option<usize>,
+    line: Option<u8>,
+    turn_ms: Option<u64>,
+    game_ms: Option<u64>,
+    from_here: Option<bool>,
+}
+
+async fn duel(State(app): State<App>, axum::Json(req): axum::Json<DuelRequest>) -> Response {
+    let board_given = req.size.is_some() || req.width.is_some() || req.height.is_some() || req.line.is_some();
+    let game = match (req.from_here.unwrap_or(false), &req.rule) {
+        (true, None) if !board_given => Ok(None),
+        (true, _) => Err(GameError("a game from the board's position keeps its rule and board".into())),
+        (false, Some(rule)) => fresh_game(rule, req.size, req.width, req.height, req.line).map(Some),
+        (false, None) => Err(GameError("give the rule of the new board, or from_here".into())),
+    };
+    let r = game.and_then(|g| app.session.duel(g, [req.black, req.white], req.turn_ms, req.game_ms));
+    answer(&app, r)
+}
+
+async fn match_games(State(app): State<App>) -> Response {
+    match &app.follow {
+        Some(f) => json(f.list()),
+        None => refused(StatusCode::NOT_FOUND, "no match is followed: start serve with --follow FILE"),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FollowRequest {
+    game: usize,
+}
+
+/// Shows game `game` of the followed match on the board, kept up to date while it is played.
+async fn follow(State(app): State<App>, axum::Json(req): axum::Json<FollowRequest>) -> Response {
+    let Some(f) = &app.follow else {
+        return refused(StatusCode::BAD_REQUEST, "no match is followed: start serve with --follow FILE");
+    };
+    let r = f.game(req.game).and_then(|(game, live)| {
+        app.session.change(|s| {
+            s.watch(game, Source::Match(req.game), live);
+            Ok(())
+        })
+    });
+    answer(&app, r)
 }

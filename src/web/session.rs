@@ -1,11 +1,15 @@
-//! The board's session: the game, who plays which side, the mode (play, analyse, set up), and the one
-//! thought under way, run on the session's engine thread. Every change is published to the pages as
-//! the whole state ([`View`]), so a page only ever draws what it is sent.
+//! The board's session: the game, who plays which side, the mode (play, analyse, set up), the one
+//! thought under way, run on the session's engine thread, and the game the board watches others play
+//! (two brains' game, [`crate::web::duel`], or a followed match's, [`crate::web::follow`]). Every
+//! change is published to the pages as the whole state ([`View`]), so a page only ever draws what it
+//! is sent.
 //!
-//! Invariants: at most one thought (a move, an analysis or the chart) runs at a time, on the engine
-//! thread; a thought's findings count only while it is the session's current one (a change of the
-//! position or the mode stops it and makes it stale); when the last page goes, the thought is stopped
-//! and no new one starts until a page or a request comes back.
+//! Invariants: at most one thought (a move, an analysis, the chart or two brains' game) runs at a
+//! time, on the engine thread; a thought's findings count only while it is the session's current one
+//! (a change of the position or the mode stops it and makes it stale); when the last page goes, the
+//! thought is stopped and no new one starts until a page or a request comes back, but two brains'
+//! game, which has a clock, plays on. While a watched game is under way nothing changes it by hand:
+//! its moves come only from its players, and the person may step through them.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -14,13 +18,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde::Serialize;
 
 use crate::eval::score::score_text;
-use crate::game::board::{Board, Color, Pos};
+use crate::game::board::{Color, Pos};
 use crate::game::rules::Rules;
-use crate::tools::analyze::DEFAULT_MARGIN;
-use crate::tools::analyze::judge::{Judge, Opinion};
 use crate::tools::analyze::records::Replayed;
-use crate::tools::analyze::report::{self, clip};
-use crate::tools::analyze::svg;
+use crate::tools::analyze::report::on_chart;
+use crate::web::chart::{self, Chart};
+use crate::web::duel::{self, Roster};
+use crate::web::follow;
 use crate::web::game::{Ending, Game, GameError};
 use crate::web::seat::{Engine, Heard, Job, Limit, Line, Tell};
 
@@ -63,6 +67,23 @@ pub enum Mode {
 enum Work {
     Think(Job),
     Chart { game: Replayed, winner: Option<Color>, time_ms: u64 },
+    Duel(duel::Job),
+}
+
+/// Who plays a game the board watches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Two brains on the engine thread, in the thought of this id.
+    Duel(u64),
+    /// The game of this number in the followed match.
+    Match(usize),
+}
+
+/// The game the board watches, and whether it is under way (its moves still come).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watching {
+    pub source: Source,
+    pub live: bool,
 }
 
 /// The thought under way.
@@ -70,20 +91,6 @@ struct Running {
     id: u64,
     stop: Arc<AtomicBool>,
     kind: &'static str,
-}
-
-/// A finished game's analysis, for the page.
-#[derive(Clone, Debug, Serialize)]
-pub struct Chart {
-    pub svg: String,
-    /// The chart's geometry, so a click finds its move: the plot's left edge and width in the SVG's
-    /// units, and the number of moves.
-    pub left: f64,
-    pub plot_width: f64,
-    pub width: f64,
-    pub moves: usize,
-    /// The moves marked as mistakes (numbers from 1) and what they lost.
-    pub mistakes: Vec<(usize, i32)>,
 }
 
 /// The mutable part of a session.
@@ -103,6 +110,10 @@ pub struct State {
     /// The engine's last complaint, or what the chart is doing.
     note: String,
     chart: Option<Chart>,
+    /// The game the board watches others play, if it does.
+    pub watching: Option<Watching>,
+    /// The followed match's file, as the page is told of it.
+    pub follow: Option<follow::Status>,
     /// Pages watching the events; none: thoughts rest.
     watchers: usize,
     resting: bool,
@@ -115,13 +126,47 @@ impl State {
         self.game = game;
         self.chart = None;
         self.eval = None;
+        self.watching = None;
+    }
+
+    /// Refused while a watched game is under way: its moves come from its players alone.
+    pub fn by_hand(&self) -> Result<(), GameError> {
+        match self.watching {
+            Some(Watching { source: Source::Duel(_), live: true }) => {
+                Err(GameError("the engines are playing this game: Stop it first".into()))
+            }
+            Some(Watching { source: Source::Match(_), live: true }) => {
+                Err(GameError("the match is playing this game: Stop following it first".into()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Shows `game` as a game others play: the person watches both sides; a game over has the chart
+    /// of its engines' evaluations.
+    pub fn watch(&mut self, game: Game, source: Source, live: bool) {
+        self.replace_game(game);
+        self.watching = Some(Watching { source, live });
+        self.mode = Mode::Play;
+        self.human = Human::Both;
+        if !live {
+            self.chart = chart::of_notes(&self.game);
+        }
+    }
+
+    /// Whether the thought under way is two brains' game the board still watches.
+    fn duel_on(&self) -> bool {
+        let Some(r) = &self.running else { return false };
+        self.watching == Some(Watching { source: Source::Duel(r.id), live: true })
     }
 
     /// Sets up a stone (see `Game::set_up`): the position is another game, and its chart is gone.
     pub fn set_up(&mut self, x: i64, y: i64, stone: Option<Color>) -> Result<(), GameError> {
+        self.by_hand()?;
         self.game.set_up(x, y, stone)?;
         self.chart = None;
         self.eval = None;
+        self.watching = None;
         Ok(())
     }
 }
@@ -130,6 +175,7 @@ impl State {
 pub struct Session {
     state: Mutex<State>,
     engine: Arc<dyn Engine>,
+    roster: Roster,
     work: Mutex<Sender<(u64, Arc<AtomicBool>, Work)>>,
     publish: Box<dyn Fn(String) + Send + Sync>,
 }
@@ -138,13 +184,19 @@ pub struct Session {
 pub const DEFAULT_TIME_MS: u64 = 1000;
 
 impl Session {
-    /// A session with a freestyle game in which the person plays black; `publish` is given every new
-    /// state as JSON. Starts the engine thread.
-    pub fn start(engine: Arc<dyn Engine>, publish: Box<dyn Fn(String) + Send + Sync>) -> Arc<Session> {
+    /// A session with `game` (none: freestyle's) in which the person plays black, and brains from
+    /// `roster` to set against each other; `publish` is given every new state as JSON. Starts the
+    /// engine thread.
+    pub fn start(
+        engine: Arc<dyn Engine>,
+        roster: Roster,
+        game: Option<Game>,
+        publish: Box<dyn Fn(String) + Send + Sync>,
+    ) -> Arc<Session> {
         let (send, work) = channel();
         let session = Arc::new(Session {
             state: Mutex::new(State {
-                game: Game::default_for(Rules::default()),
+                game: game.unwrap_or_else(|| Game::default_for(Rules::default())),
                 human: Human::Black,
                 time_ms: DEFAULT_TIME_MS,
                 mode: Mode::Play,
@@ -156,11 +208,14 @@ impl Session {
                 lines: vec![],
                 note: String::new(),
                 chart: None,
+                watching: None,
+                follow: None,
                 watchers: 0,
                 resting: false,
                 version: 0,
             }),
             engine,
+            roster,
             work: Mutex::new(send),
             publish,
         });
@@ -168,10 +223,6 @@ impl Session {
         let _ =
             std::thread::Builder::new().name("board-engine".into()).spawn(move || engine_thread(weak, work));
         session
-    }
-
-    pub fn engine_name(&self) -> String {
-        self.engine.name()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -191,9 +242,12 @@ impl Session {
         Ok(v)
     }
 
-    /// Stops the thought under way, if any (its findings are dropped), and starts what the new state
-    /// asks for.
+    /// Stops the thought under way, if any (its findings are dropped), unless it is two brains' game
+    /// the board still watches, and starts what the new state asks for.
     fn restart(&self, s: &mut State) {
+        if s.duel_on() {
+            return;
+        }
         if let Some(r) = s.running.take() {
             r.stop.store(true, Ordering::Relaxed);
         }
@@ -231,9 +285,13 @@ impl Session {
     }
 
     /// Stops the thought under way. Stop ends an analysis, not the game: the mode goes back to play
-    /// with the sides as they were, and the engine moves if it is its turn.
+    /// with the sides as they were, and the engine moves if it is its turn. It ends two brains' game
+    /// (after the answer under way), and the following of a match's game (which plays on).
     pub fn stop(&self) {
         let mut s = self.lock();
+        if let Some(w) = s.watching.as_mut().filter(|w| matches!(w.source, Source::Match(_))) {
+            w.live = false;
+        }
         if let Some(r) = s.running.take() {
             r.stop.store(true, Ordering::Relaxed);
         }
@@ -247,6 +305,7 @@ impl Session {
     /// Analyses the game as it stands (all its moves) into the chart, at `time_ms` a position.
     pub fn chart(&self, time_ms: u64) -> Result<(), GameError> {
         let mut s = self.lock();
+        s.by_hand()?;
         if s.game.moves.is_empty() {
             return Err(GameError("no moves to analyse".into()));
         }
@@ -269,6 +328,68 @@ impl Session {
         Ok(())
     }
 
+    /// Sets engines `seats` (black's and white's numbers in the roster) to play `game` (a new board),
+    /// or with none, the board's game from its moves up to the cursor.
+    pub fn duel(
+        &self,
+        game: Option<Game>,
+        seats: [usize; 2],
+        turn_ms: Option<u64>,
+        game_ms: Option<u64>,
+    ) -> Result<(), GameError> {
+        let mut s = self.lock();
+        s.by_hand()?;
+        let mut game = game.unwrap_or_else(|| s.game.up_to_cursor());
+        let job = self.roster.job(&game, seats, turn_ms, game_ms)?;
+        game.names = job.seats.clone().map(|e| e.name);
+        game.notes = vec![None; game.moves.len()];
+        if let Some(r) = s.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        s.best = None;
+        s.lines.clear();
+        s.resting = false;
+        s.note.clear();
+        let id = s.next_id;
+        s.watch(game, Source::Duel(id), true);
+        self.send(&mut s, "duel", Work::Duel(job));
+        if s.running.is_none() {
+            s.watching = None;
+        }
+        self.publish_locked(&mut s);
+        Ok(())
+    }
+
+    /// Brings the watched game up to date when `source` is still the game the board watches and it is
+    /// under way: `update` adds its new moves and says whether it is over (then the chart of its
+    /// engines' evaluations is drawn).
+    pub fn update_watched(&self, source: Source, update: impl FnOnce(&mut Game) -> bool) {
+        let mut s = self.lock();
+        if s.watching != Some(Watching { source, live: true }) {
+            return;
+        }
+        if update(&mut s.game) {
+            s.watching = Some(Watching { source, live: false });
+            s.chart = chart::of_notes(&s.game);
+        }
+        self.publish_locked(&mut s);
+    }
+
+    /// The number of the followed match's game the board shows while it is under way.
+    pub fn watched_match(&self) -> Option<usize> {
+        match self.lock().watching {
+            Some(Watching { source: Source::Match(n), live: true }) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The followed match's file has news for the page (a game began or ended, a line was bad).
+    pub fn follow_news(&self, status: follow::Status) {
+        let mut s = self.lock();
+        s.follow = Some(status);
+        self.publish_locked(&mut s);
+    }
+
     /// A page started watching.
     pub fn watcher_came(&self) {
         let mut s = self.lock();
@@ -282,7 +403,7 @@ impl Session {
     pub fn watcher_left(&self) {
         let mut s = self.lock();
         s.watchers = s.watchers.saturating_sub(1);
-        if s.watchers == 0 {
+        if s.watchers == 0 && !s.duel_on() {
             if let Some(r) = s.running.take() {
                 r.stop.store(true, Ordering::Relaxed);
             }
@@ -302,7 +423,7 @@ impl Session {
     /// The state as the page reads it.
     pub fn view(&self) -> String {
         let s = self.lock();
-        serde_json::to_string(&View::of(&s, &self.engine.name())).unwrap_or_default()
+        serde_json::to_string(&View::of(&s, &self.engine.name(), &self.roster)).unwrap_or_default()
     }
 
     /// The game's record in `format`.
@@ -312,7 +433,7 @@ impl Session {
 
     fn publish_locked(&self, s: &mut State) {
         s.version += 1;
-        let json = serde_json::to_string(&View::of(s, &self.engine.name())).unwrap_or_default();
+        let json = serde_json::to_string(&View::of(s, &self.engine.name(), &self.roster)).unwrap_or_default();
         (self.publish)(json);
     }
 
@@ -401,52 +522,29 @@ fn engine_thread(session: std::sync::Weak<Session>, work: Receiver<(u64, Arc<Ato
                 session.engine.run(&job, &stop, tell);
                 session.finished(id, None);
             }
+            Work::Duel(job) => {
+                let source = Source::Duel(id);
+                let result = duel::play(&job, &stop, &mut |p, note| {
+                    session.update_watched(source, |g| {
+                        if let Err(e) = g.append(p, Some(note)) {
+                            log::warn!("two brains' game: {e}");
+                        }
+                        false
+                    });
+                });
+                session.update_watched(source, |g| {
+                    duel::settle(g, &result);
+                    true
+                });
+                session.finished(id, None);
+            }
             Work::Chart { game, winner, time_ms } => {
-                let mut judge = Stoppable { inner: session.engine.judge(time_ms), stop: &stop };
                 let mut progress = |k, n| session.chart_progress(id, k, n);
-                let chart = report::analyse(&game, winner, &mut judge, DEFAULT_MARGIN, &mut progress)
-                    .map(|r| chart_of(&r));
+                let judge = session.engine.judge(time_ms);
+                let chart = chart::analysed(&game, winner, judge, &stop, &mut progress);
                 session.finished(id, Some(chart));
             }
         }
-    }
-}
-
-/// A judge that gives up once its stop flag is set.
-struct Stoppable<'a> {
-    inner: Box<dyn Judge + Send>,
-    stop: &'a AtomicBool,
-}
-
-impl Judge for Stoppable<'_> {
-    fn new_game(&mut self, rules: &Rules, width: usize, height: usize) -> Result<(), String> {
-        self.inner.new_game(rules, width, height)
-    }
-
-    fn judge(&mut self, board: &Board, rules: &Rules) -> Result<Opinion, String> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err("stopped".into());
-        }
-        self.inner.judge(board, rules)
-    }
-
-    fn scores(&self) -> bool {
-        self.inner.scores()
-    }
-}
-
-fn chart_of(r: &report::Report) -> Chart {
-    let result = match r.winner {
-        Some(c) => format!("{} wins", crate::tools::analyze::records::name(c)),
-        None => "no winner".into(),
-    };
-    Chart {
-        svg: svg::chart(r, "the game", &result),
-        left: svg::LEFT,
-        plot_width: svg::WIDTH - svg::LEFT - svg::RIGHT,
-        width: svg::WIDTH,
-        moves: r.rows.len(),
-        mistakes: r.rows.iter().filter_map(|row| row.mistake.map(|m| (row.number, m))).collect(),
     }
 }
 
@@ -465,7 +563,7 @@ fn point(p: Pos) -> Point {
 /// A line's score from black's view, clipped for the bar, in the position as it stands.
 fn black_view(s: &State, l: &Line) -> Option<i32> {
     let mover = s.game.board().side_to_move();
-    l.score.map(|v| clip(if mover == Color::Black { v } else { -v }))
+    l.score.map(|v| on_chart(if mover == Color::Black { v } else { -v }))
 }
 
 #[derive(Serialize)]
@@ -517,6 +615,65 @@ struct View {
     lines: Vec<LineView>,
     note: String,
     chart: Option<Chart>,
+    watching: Option<WatchView>,
+    /// Black's and white's players in a watched game, with what their last moves at the cursor told.
+    players: Option<[PlayerView; 2]>,
+    /// The brains a page may set against each other (by number), and the clock they play by.
+    roster: RosterView,
+    follow: Option<follow::Status>,
+}
+
+#[derive(Serialize)]
+struct WatchView {
+    /// `duel` (two brains on the page) or `match` (a followed match's game).
+    kind: &'static str,
+    /// The match game's number.
+    game: Option<usize>,
+    /// Under way: its moves still come.
+    live: bool,
+}
+
+#[derive(Serialize)]
+struct PlayerView {
+    name: String,
+    /// Its last move's evaluation as the protocol writes it (`+W7`, `-35`), the mover's view.
+    eval: Option<String>,
+    depth: Option<i32>,
+    /// The ms its last move took, and all its moves up to the cursor.
+    ms: Option<u64>,
+    used_ms: u64,
+}
+
+#[derive(Serialize)]
+struct RosterView {
+    engines: Vec<String>,
+    turn_ms: u64,
+    game_ms: u64,
+}
+
+/// Each side's player at the cursor: its name and its last move's note.
+fn players(g: &Game) -> [PlayerView; 2] {
+    [Color::Black, Color::White].map(|c| {
+        let mine =
+            || (0..g.cursor).filter(move |&i| g.mover(i) == c).filter_map(|i| g.notes.get(i).copied()?);
+        let last = mine().next_back();
+        PlayerView {
+            name: g.names[c.index()].clone(),
+            eval: last.and_then(|n| n.eval).map(score_text),
+            depth: last.and_then(|n| n.depth),
+            ms: last.map(|n| n.ms),
+            used_ms: mine().map(|n| n.ms).sum(),
+        }
+    })
+}
+
+/// The last evaluation a watched game's engines told up to the cursor, black's view, clipped for the
+/// bar.
+fn told_eval(g: &Game) -> Option<i32> {
+    (0..g.cursor).rev().find_map(|i| {
+        let v = g.notes.get(i).copied()??.eval?;
+        Some(on_chart(if g.mover(i) == Color::Black { v } else { -v }))
+    })
 }
 
 fn colour_name(c: Color) -> &'static str {
@@ -524,7 +681,7 @@ fn colour_name(c: Color) -> &'static str {
 }
 
 impl View {
-    fn of(s: &State, engine: &str) -> View {
+    fn of(s: &State, engine: &str, roster: &Roster) -> View {
         let board = s.game.board();
         let mover = board.side_to_move();
         let line_view = |l: &Line| LineView {
@@ -545,8 +702,9 @@ impl View {
         // A won game stands at the bar's end, a drawn one at its middle.
         let eval = match &ending {
             Some(e) => {
-                Some(e.winner.map_or(0, |c| clip(if c == Color::Black { i32::MAX } else { -i32::MAX })))
+                Some(e.winner.map_or(0, |c| on_chart(if c == Color::Black { i32::MAX } else { -i32::MAX })))
             }
+            None if s.watching.is_some() => told_eval(&s.game),
             None => s.eval,
         };
         View {
@@ -583,6 +741,21 @@ impl View {
             lines: s.lines.iter().map(line_view).collect(),
             note: s.note.clone(),
             chart: s.chart.clone(),
+            watching: s.watching.map(|w| WatchView {
+                kind: if matches!(w.source, Source::Duel(_)) { "duel" } else { "match" },
+                game: match w.source {
+                    Source::Match(n) => Some(n),
+                    Source::Duel(_) => None,
+                },
+                live: w.live,
+            }),
+            players: s.watching.map(|_| players(&s.game)),
+            roster: RosterView {
+                engines: roster.engines.iter().map(|e| e.name.clone()).collect(),
+                turn_ms: roster.turn_ms,
+                game_ms: roster.game_ms,
+            },
+            follow: s.follow.clone(),
         }
     }
 }

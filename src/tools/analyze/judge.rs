@@ -182,6 +182,19 @@ pub fn message_score(lines: &[String]) -> Option<i32> {
     })
 }
 
+/// The last depth a brain's MESSAGE lines tell: the first number after `depth` (any case), as we
+/// (`depth 9`) and Rapfi (`Depth 12-20`: the depth, then the deepest ply) print it.
+pub fn message_depth(lines: &[String]) -> Option<i32> {
+    lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> =
+            line.split(|c: char| c.is_whitespace() || "|:=,".contains(c)).filter(|w| !w.is_empty()).collect();
+        words.windows(2).rev().find_map(|w| {
+            let digits = w[1].split(|c: char| !c.is_ascii_digit()).next().unwrap_or("");
+            w[0].eq_ignore_ascii_case("depth").then(|| digits.parse().ok())?
+        })
+    })
+}
+
 /// One of a brain's N best lines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BestLine {
@@ -219,8 +232,8 @@ pub fn best_lines(lines: &[String]) -> Vec<BestLine> {
     sets.into_iter().rev().find(|s| s.len() == most).unwrap_or_default()
 }
 
-/// `35`, `-12`, `+W7`, `-M7`, `M7`.
-fn score_word(w: &str) -> Option<i32> {
+/// A score as brains write it: `35`, `-12`, `+W7`, `-M7`, `M7` (a proven result in 7 plies).
+pub fn score_word(w: &str) -> Option<i32> {
     if let Ok(v) = w.parse::<i32>() {
         return Some(v.clamp(-(WIN_THRESHOLD - 1), WIN_THRESHOLD - 1));
     }
@@ -253,6 +266,15 @@ mod tests {
         // The last line that tells one counts; weights and words are not scores.
         assert_eq!(said(&["MESSAGE eval 3", "MESSAGE weights: h8 weight 120"]), Some(3));
         assert_eq!(said(&["MESSAGE evaluation pending", "MESSAGE eval soon"]), None);
+    }
+
+    #[test]
+    fn depths_are_read_from_rapfi_and_from_us() {
+        let depth = |lines: &[&str]| message_depth(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>());
+        assert_eq!(depth(&["MESSAGE Depth 12-20 | Eval 35 | Time 120ms"]), Some(12));
+        assert_eq!(depth(&["MESSAGE depth 7 eval 3 nodes 90", "MESSAGE best h8 eval 3 depth 9"]), Some(9));
+        assert_eq!(depth(&["MESSAGE depth 1 (partial) best i7"]), Some(1));
+        assert_eq!(depth(&["MESSAGE opening move", "MESSAGE depth soon"]), None);
     }
 
     #[test]

@@ -135,7 +135,7 @@ fn worth(
 }
 
 /// `v` on the marks' and the picture's scale: within ±[`CLIP`], proven results at the ends.
-pub fn clip(v: i32) -> i32 {
+pub fn on_chart(v: i32) -> i32 {
     if v >= WIN_THRESHOLD {
         CLIP
     } else if v <= -WIN_THRESHOLD {
@@ -157,7 +157,7 @@ fn mark(
     let other = opinion.best.is_some_and(|b| b != played);
     let (mut mistake, mut let_go) = (None, false);
     if let (Some(b), Some(a), true) = (before, after, other) {
-        let lost = clip(b) - clip(a);
+        let lost = on_chart(b) - on_chart(a);
         mistake = (lost > margin).then_some(lost);
         let won = b >= WIN_THRESHOLD || opinion.proof.is_some();
         let_go = won && a < WIN_THRESHOLD;

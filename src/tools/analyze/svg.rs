@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 use crate::game::board::Color;
 use crate::tools::analyze::records::name;
-use crate::tools::analyze::report::{CLIP, Report, Row, clip};
+use crate::tools::analyze::report::{CLIP, Report, Row, on_chart};
 
 pub const WIDTH: f64 = 820.0;
 const HEIGHT: f64 = 400.0;
@@ -68,7 +68,7 @@ pub fn chart(report: &Report, title: &str, result: &str) -> String {
     let n = report.rows.len();
     let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
     let x = |number: usize| LEFT + plot_w * (number as f64 - 0.5) / n.max(1) as f64;
-    let y = |v: i32| TOP + plot_h * f64::from(CLIP - clip(v)) / f64::from(2 * CLIP);
+    let y = |v: i32| TOP + plot_h * f64::from(CLIP - on_chart(v)) / f64::from(2 * CLIP);
     let title = escape_xml(title);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \

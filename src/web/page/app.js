@@ -7,6 +7,10 @@ const CELL = 40;
 // Room for the coordinates outside the stones of the edge lines.
 const MARGIN = 44;
 let state = null;
+// The followed match's list as last fetched, and the version it was fetched for.
+let games = [];
+let gamesVersion = -1;
+let fetchingGames = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -162,6 +166,9 @@ function statusText(s) {
   }
   if (s.mode === "setup") return "setting up: click points to place stones";
   let t = `${side(s.to_move)} to move`;
+  if (s.watching && s.watching.live) {
+    t += s.watching.kind === "duel" ? " - the engines are playing" : ` - match game ${s.watching.game}, under way`;
+  }
   if (s.thinking === "move") t += " - the engine is thinking";
   if (s.thinking === "analysis") t += " - analysing";
   if (s.pente) t += ` - captures: first ${s.captures[0]}, second ${s.captures[1]}`;
@@ -201,6 +208,9 @@ function show(s) {
     li.textContent = `${l.mv.name}  ${l.score ?? "-"}  (${depthText(l)})  ${l.pv.map((p) => p.name).join(" ")}`;
     ol.appendChild(li);
   }
+  showPlayers(s);
+  showRoster(s);
+  showFollow(s);
   const chart = $("chart");
   if (s.chart) {
     if (chart.dataset.svg !== s.chart.svg) {
@@ -220,6 +230,77 @@ function show(s) {
   } else {
     chart.innerHTML = "";
     chart.dataset.svg = "";
+  }
+}
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+// Each side's player in a watched game: what its last move at the cursor told.
+function showPlayers(s) {
+  $("players").hidden = !s.players;
+  if (!s.players) return;
+  s.players.forEach((p, i) => {
+    const row = $(`player${i}`);
+    row.querySelector(".name").textContent = p.name;
+    const told = p.ms === null ? "" : `eval ${p.eval ?? "-"}  depth ${p.depth ?? "-"}  ${seconds(p.ms)}`;
+    row.querySelector(".told").textContent = `${told}  (${seconds(p.used_ms)} in all)`;
+    row.classList.toggle("tomove", !s.ending && s.to_move === (i === 0 ? "black" : "white"));
+  });
+}
+
+// The brains to set against each other, listed once; their clock filled in as serve was given it.
+function showRoster(s) {
+  const names = s.roster.engines;
+  $("duelbar").hidden = names.length === 0;
+  $("noengines").hidden = names.length > 0;
+  for (const [id, pick] of [["duelblack", 0], ["duelwhite", 1]]) {
+    const select = $(id);
+    if (select.options.length === names.length) continue;
+    select.innerHTML = "";
+    names.forEach((name, i) => select.appendChild(new Option(name, i)));
+    select.value = Math.min(pick, names.length - 1);
+    $("duelturn").value = s.roster.turn_ms;
+    $("duelgame").value = s.roster.game_ms;
+  }
+}
+
+// The followed match's games, fetched again when the server says the list changed.
+async function showFollow(s) {
+  $("follow").hidden = !s.follow;
+  if (!s.follow) return;
+  const f = s.follow;
+  $("followfile").textContent = f.missing ? `waiting for ${f.file}`
+    : `${f.file}: ${f.games} game${f.games === 1 ? "" : "s"}${f.error ? ` (${f.error})` : ""}`;
+  if (f.version !== gamesVersion && !fetchingGames) {
+    fetchingGames = true;
+    try {
+      const r = await fetch("/api/match");
+      if (r.ok) {
+        games = (await r.json()).games;
+        gamesVersion = f.version;
+      }
+    } finally {
+      fetchingGames = false;
+    }
+  }
+  const chosen = s.watching && s.watching.kind === "match" ? s.watching.game : null;
+  const ol = $("games");
+  // Drawn again only when it changed, so that a click is not lost to a redrawn list.
+  const drawn = `${gamesVersion} ${chosen}`;
+  if (ol.dataset.drawn === drawn) return;
+  ol.dataset.drawn = drawn;
+  ol.innerHTML = "";
+  for (const g of games) {
+    const li = document.createElement("li");
+    li.value = g.number;
+    const result = g.over ? (g.winner ? `${g.winner} wins: ${g.reason}` : `draw: ${g.reason}`) : "under way";
+    li.textContent = `${g.black} v ${g.white} - ${result}`;
+    li.dataset.game = g.number;
+    li.classList.toggle("chosen", g.number === chosen);
+    li.onclick = () => request("/api/follow", { game: g.number });
+    ol.appendChild(li);
   }
 }
 
@@ -265,6 +346,14 @@ $("load").onclick = async () => {
   const text = f ? await f.text() : $("recordtext").value;
   if (text.trim()) request("/api/record", { text });
 };
+$("duel").onclick = () => {
+  const body = { black: Number($("duelblack").value), white: Number($("duelwhite").value),
+    turn_ms: Number($("duelturn").value), game_ms: Number($("duelgame").value) };
+  if ($("duelhere").checked) body.from_here = true;
+  else Object.assign(body, { rule: $("rule").value, size: Number($("size").value) });
+  request("/api/duel", body);
+};
+$("duelstop").onclick = () => request("/api/stop");
 $("chartbtn").onclick = () => request("/api/chart", { time_ms: Number($("charttime").value) });
 $("chart").addEventListener("click", (evt) => {
   const svg = $("chart").querySelector("svg");
