@@ -48,7 +48,7 @@ pub struct SelfplayArgs {
     /// The openings' seed (default: the file's, else the clock)
     #[arg(long, value_name = "S", value_parser = num::<u64>)]
     seed: Option<u64>,
-    /// Play only part K of N of the run: the batches of 16 games b with b mod N = K-1
+    /// Play only part K of N of the run: the 16-game batches b with b mod N = K-1
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     /// Games at once, one thread each (default: the cores)
