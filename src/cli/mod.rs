@@ -183,6 +183,8 @@ const HELP_TEMPLATE: &str = "usage: {usage}\n\n{about-with-newline}\n{before-hel
 pub fn command() -> clap::Command {
     fn finish(cmd: clap::Command) -> clap::Command {
         cmd.help_template(HELP_TEMPLATE)
+            // An option given twice takes its last value (`--player weights` after a script's own).
+            .args_override_self(true)
             // `--time -5` is a bad number, not a missing one.
             .mut_args(|a| if a.get_action().takes_values() { a.allow_negative_numbers(true) } else { a })
             .mut_subcommands(finish)
