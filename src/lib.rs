@@ -21,6 +21,7 @@ pub mod search;
 
 pub mod brain;
 
+#[cfg(feature = "tools")]
 pub mod tools;
 
 #[cfg(feature = "board")]

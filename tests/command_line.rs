@@ -85,6 +85,41 @@ fn mistakes_are_one_error_line_and_status_2() {
     assert_usage_error(&["script"]);
     assert_usage_error(&["analyze"]);
     assert_usage_error(&["analyze", "--time", "0", "game.sgf"]);
+    assert_usage_error(&["params", "--bogus"]);
+    // bench's game options are those of --positions: alone they would change nothing.
+    assert_usage_error(&["bench", "--rule", "renju"]);
+    assert_usage_error(&["bench", "--size", "20"]);
+}
+
+/// `--threads` takes at most what `INFO thread_num` takes (256), in the brain and every subcommand.
+#[test]
+fn threads_are_capped_alike_everywhere() {
+    assert_usage_error(&["--threads", "100000"]);
+    assert_usage_error(&["--threads", "257"]);
+    assert_usage_error(&["bench", "--threads", "257"]);
+    assert_usage_error(&["play", "--threads", "257"]);
+    assert_usage_error(&["analyze", "--threads", "257", "game.sgf"]);
+    assert_usage_error(&["match", "--engine", "a", "--engine", "b", "--threads", "257"]);
+    assert_usage_error(&["serve", "--threads", "257"]);
+    let o = run(&["bench", "1", "--threads", "256"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// What `--help` lists is what the command takes: `bench` its search options, `match` a move's
+/// time as `--time`, as every subcommand names it (`--turn` still read, for one release).
+#[test]
+fn help_lists_what_the_command_takes() {
+    let bench = stdout(&run(&["bench", "--help"]));
+    for flag in ["--set", "--weights", "--threads", "--positions", "--rule"] {
+        assert!(bench.contains(flag), "bench --help lacks {flag}");
+    }
+    let help = stdout(&run(&["match", "--help"]));
+    assert!(help.lines().any(|l| l.trim_start().starts_with("--time")), "{help}");
+    assert!(help.contains("--turn"), "the alias is told: {help}");
+    for time in ["--time", "--turn"] {
+        // Neither a move's time nor a game's: refused before any engine starts.
+        assert_usage_error(&["match", "--engine", "a", "--engine", "b", time, "0", "--game", "0"]);
+    }
 }
 
 #[test]
@@ -154,7 +189,7 @@ fn error_line(args: &[&str]) -> String {
 fn an_unknown_option_names_the_nearest_one() {
     for (args, meant) in [
         (&["play", "--rulez", "renju"][..], "--rule"),
-        (&["match", "--engine", "a", "--engine", "b", "--turns", "100"], "--turn"),
+        (&["match", "--engine", "a", "--engine", "b", "--tme", "100"], "--time"),
         (&["openings", "--cuont", "3"], "--count"),
         (&["analyze", "--szie", "15", "game.txt"], "--size"),
         (&["bench", "--thread", "2"], "--threads"),

@@ -37,7 +37,7 @@ fn marking_engine(marker: &Path) -> String {
 fn run_match(args: &[&str]) -> Output {
     output_within_deadline(
         Command::new(BIN)
-            .args(["match", "--quiet", "--turn", "1000", "--pause", "0"])
+            .args(["match", "--quiet", "--time", "1000", "--pause", "0"])
             .args(args)
             .env("RUST_LOG", "warn")
             .env("RUST_BACKTRACE", "0"),
@@ -418,6 +418,7 @@ fn a_run_with_no_time_limit_at_all_is_refused_before_any_engine_starts() {
     let dir = scratch("no-limit");
     let marker = dir.join("started");
     let e = format!("bash -c 'touch {}; exec {BIN}'", marker.display());
+    // --turn, the old name of --time, is read as it (for one release).
     let out = run_match(&["--engine", &e, "--engine", &e, "--turn", "0", "--game", "0"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(stderr(&out).lines().filter(|l| l.starts_with("Error: ")).count(), 1, "{out:?}");

@@ -135,7 +135,7 @@ fn weights() -> String {
 
 fn run_match(args: &[&str]) -> Output {
     let w = weights();
-    run(&[&["match", "--quiet", "--turn", "1000", "--pause", "0", "--engine", &w, "--engine", &w][..], args]
+    run(&[&["match", "--quiet", "--time", "1000", "--pause", "0", "--engine", &w, "--engine", &w][..], args]
         .concat())
 }
 

@@ -3,63 +3,68 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use quincunx::search::bench::{Bench, DEFAULT_DEPTH, run_bench};
 
-use crate::cli::{GAME_FLAGS, GameChoice, parse_threads, unknown_option};
+use crate::cli::params::SearchArgs;
+use crate::cli::{GameArgs, threads, usage, whole};
 
-/// `bench`'s own options, for [`unknown_option`] (with [`GAME_FLAGS`]).
-const FLAGS: &[&str] = &["--threads", "--positions", "--help"];
+/// Searches fixed positions and prints the search's signature, its node count
+#[derive(clap::Args)]
+#[command(
+    before_help = "A fixed set of positions (every rule, 15x15 and 20x20) searched to DEPTH plies on one thread, each
+result printed, then `nodes N nps M time T ms`. The node count is the same on every machine:
+a change that should not alter the search leaves it unchanged."
+)]
+pub struct BenchArgs {
+    /// Plies to search
+    #[arg(value_name = "DEPTH", default_value_t = DEFAULT_DEPTH, value_parser = whole::<i32, 1>)]
+    depth: i32,
+    /// Search threads; with more than one the count varies from run to run,
+    /// and `nodes` counts the main thread's
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads, verbatim_doc_comment)]
+    threads: usize,
+    /// Search these positions instead, one a line in pos notation (h8i9j10), black
+    /// first; blank lines and lines from # are skipped: time to depth
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    positions: Option<PathBuf>,
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten, next_help_heading = "The game of --positions (the Pente family is not benched)")]
+    game: GameArgs,
+}
 
-pub const BENCH_USAGE: &str = "\
-usage: pbrain-quincunx bench [DEPTH] [--threads N] [--positions FILE [--rule R] [--size N]]
-
-Searches a fixed set of positions (every rule, 15x15 and 20x20) to DEPTH plies (default 7) on one
-thread and prints each result, then `nodes N nps M time T ms`. The node count is the same on every
-machine: a change that should not alter the search leaves it unchanged.
-  --threads N       search threads (default 1); with more than one the count varies from run to run,
-                    and `nodes` counts the main thread's
-  --positions FILE  search these positions instead, one a line in pos notation (h8i9j10), black
-                    first; blank lines and lines from # are skipped: time to depth
-  --rule R          their rule, a Gomocup code (0 freestyle, 1 exact, 4 renju, 8 caro, 9 caro-exact)
-                    or its name (default freestyle; the Pente family is not benched)
-  --size N          their board (default 15)";
-
-/// `bench`'s options; `None` when `--help` was asked for.
-pub fn parse_bench(args: &[String]) -> Result<Option<quincunx::search::bench::Bench>> {
-    use quincunx::search::bench::{Bench, DEFAULT_DEPTH};
-    let (mut depth, mut threads, mut file) = (None, 1, None);
-    let mut choice = GameChoice::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        if choice.take(a, &mut value)? {
-            continue;
-        }
-        match a.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--threads" => threads = parse_threads(a, &value()?)?,
-            "--positions" => file = Some(PathBuf::from(value()?)),
-            d if !d.starts_with('-') && depth.is_none() => match d.parse::<i32>() {
-                Ok(n) if n >= 1 => depth = Some(n),
-                _ => bail!("bench depth '{d}' is not a whole number from 1"),
-            },
-            d if !d.starts_with('-') => bail!("bench takes one DEPTH, not two ('{d}')"),
-            other => return Err(unknown_option("bench", other, &[FLAGS, GAME_FLAGS].concat())),
-        }
+impl BenchArgs {
+    pub fn run(self) -> Result<()> {
+        let bench = self.bench().map_err(|e| usage("bench", e))?;
+        out!("{}", run_bench(&bench))?;
+        Ok(())
     }
-    let rules = choice.rules()?;
-    if rules.capture_rule().is_some() || rules.line != 5 {
-        bail!("--rule: bench searches the gomoku rules with five in a row, not {rules}");
-    }
-    let rule = rules.mask();
-    let size = match choice.board(&rules) {
-        (w, h) if w == h => w as i64,
-        (w, h) => bail!("--size {w}x{h}: bench positions are on square boards"),
-    };
-    let mut bench = Bench::standard(depth.unwrap_or(DEFAULT_DEPTH));
-    bench.threads = threads;
-    if let Some(file) = file {
+
+    /// The run the options describe, its positions read.
+    fn bench(&self) -> Result<Bench> {
+        let mut bench = Bench::standard(self.depth);
+        bench.threads = self.threads;
+        let choice = self.search.choice()?;
+        bench.params = choice.params;
+        bench.evaluator = choice.evaluator;
+        let Some(file) = &self.positions else {
+            if self.game.given() {
+                bail!(
+                    "--rule, --line-length and --size are the game of --positions: bench's own positions are fixed"
+                );
+            }
+            return Ok(bench);
+        };
+        let rules = self.game.rules()?;
+        if rules.capture_rule().is_some() || rules.line != 5 {
+            bail!("--rule: bench searches the gomoku rules with five in a row, not {rules}");
+        }
+        let size = match self.game.board(&rules) {
+            (w, h) if w == h => w as i64,
+            (w, h) => bail!("--size {w}x{h}: bench positions are on square boards"),
+        };
         let text =
-            std::fs::read_to_string(&file).with_context(|| format!("--positions {}", file.display()))?;
+            std::fs::read_to_string(file).with_context(|| format!("--positions {}", file.display()))?;
         bench.positions.clear();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -68,11 +73,11 @@ pub fn parse_bench(args: &[String]) -> Result<Option<quincunx::search::bench::Be
             }
             quincunx::game::board::Board::from_moves(size, size, line)
                 .map_err(|e| anyhow::anyhow!("{}:{}: {e}", file.display(), n + 1))?;
-            bench.positions.push((rule, size, line.to_string()));
+            bench.positions.push((rules.mask(), size, line.to_string()));
         }
         if bench.positions.is_empty() {
             bail!("--positions {}: no positions", file.display());
         }
+        Ok(bench)
     }
-    Ok(Some(bench))
 }

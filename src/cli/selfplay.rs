@@ -7,62 +7,57 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use quincunx::game::rules::Rules;
+use quincunx::tools::opening_gen;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 use quincunx::tools::shard::Shard;
-use quincunx::tools::{default_side, opening_gen};
 
-use crate::cli::{GameChoice, num, stone_range, unknown_option, usage, whole};
+use crate::cli::{num, parse_size, rule_of, stone_range, usage, whole};
 
-const SELFPLAY_USAGE: &str = "\
-usage: pbrain-quincunx selfplay --games N --out FILE [options]
-
-Plays games between two copies of the search (each its own table) on fresh balanced openings and
-writes every position after the opening with the search's score and the game's result, one line a
-game (docs/training.md). Resumable: run the same command again after any stop and it plays only the
-games FILE lacks. A progress line goes to stderr.
-  --games N           games in the run (required)
-  --out FILE          the data file, created or continued (required)
-  --rule R[,R...]     the games, cycled batch by batch: Gomocup codes (0 freestyle, 1 exact, 4 renju,
-                      8 caro, 9 caro-exact) or names (those and pente, keryo, gpente); default freestyle
-  --size N[,N...]     boards, N or WxH, each rule on each (default 15x15, 19x19 for the Pente family)
-  --stones A-B        stones per opening (default 3-10)
-  --nodes N           search nodes a move (default 5000; deterministic)
-  --time MS           milliseconds a move instead of a node count
-  --seed S            the openings' seed (default: the file's, else the clock)
-  --shard K/N         play only part K of N of the run: the batches of 16 games b with b mod N = K-1
-  --concurrency C     games at once, one thread each (default: the cores)";
-
-/// The options, for the nearest one to a slip of the keyboard.
-const FLAGS: &[&str] = &[
-    "--games",
-    "--out",
-    "--rule",
-    "--size",
-    "--stones",
-    "--nodes",
-    "--time",
-    "--seed",
-    "--shard",
-    "--concurrency",
-    "--help",
-];
+/// Plays the search against itself for training data
+#[derive(clap::Args)]
+#[command(
+    before_help = "Games between two copies of the search (each its own table) on fresh balanced openings; every
+position after the opening is written with the search's score and the game's result, one line a game
+(docs/training.md). Resumable: run the same command again after any stop and it plays only the
+games FILE lacks. A progress line goes to stderr."
+)]
+pub struct SelfplayArgs {
+    /// Games in the run
+    #[arg(long, value_name = "N", required = true, value_parser = whole::<usize, 1>)]
+    games: usize,
+    /// The data file, created or continued
+    #[arg(long, value_name = "FILE", required = true)]
+    out: PathBuf,
+    /// The games, cycled batch by batch: Gomocup codes (0 freestyle, 1 exact, 4 renju,
+    /// 8 caro, 9 caro-exact) or names (those and pente, keryo, gpente); default freestyle
+    #[arg(long, value_name = "R[,R...]", value_delimiter = ',', value_parser = rule_of, verbatim_doc_comment)]
+    rule: Vec<Rules>,
+    /// Boards, N or WxH, each rule on each (default 15x15, 19x19 for the Pente family)
+    #[arg(long, value_name = "N[,N...]", value_delimiter = ',', value_parser = parse_size)]
+    size: Vec<(usize, usize)>,
+    /// Stones per opening (default 3-10)
+    #[arg(long, value_name = "A-B", value_parser = stone_range)]
+    stones: Option<(usize, usize)>,
+    /// Search nodes a move (default 5000; deterministic)
+    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = whole::<u64, 1>)]
+    nodes: Option<u64>,
+    /// Milliseconds a move instead of a node count
+    #[arg(long, value_name = "MS", value_parser = whole::<u64, 1>)]
+    time: Option<u64>,
+    /// The openings' seed (default: the file's, else the clock)
+    #[arg(long, value_name = "S", value_parser = num::<u64>)]
+    seed: Option<u64>,
+    /// Play only part K of N of the run: the 16-game batches b with b mod N = K-1
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Games at once, one thread each (default: the cores)
+    #[arg(long, value_name = "C", value_parser = whole::<usize, 1>)]
+    concurrency: Option<usize>,
+}
 
 /// Nodes a move unless told otherwise: about 7 ms of search at 750,000 nodes a second.
 const DEFAULT_NODES: u64 = 5000;
-
-struct SelfplayArgs {
-    cfg: SelfplayConfig,
-    out: PathBuf,
-    concurrency: usize,
-}
-
-/// One item of a `--rule` or `--size` list, read as the other subcommands read the option.
-fn game_option<T>(flag: &str, item: &str, read: impl FnOnce(&GameChoice) -> Result<T>) -> Result<T> {
-    let mut choice = GameChoice::default();
-    choice.take(flag, || Ok(item.to_string()))?;
-    read(&choice)
-}
 
 /// The seed a file's header names, if any.
 fn header_seed(path: &PathBuf) -> Option<u64> {
@@ -71,86 +66,56 @@ fn header_seed(path: &PathBuf) -> Option<u64> {
     header.split_whitespace().find_map(|w| w.strip_prefix("seed=")).and_then(|s| s.parse().ok())
 }
 
-fn parse_args(args: &[String]) -> Result<Option<SelfplayArgs>> {
-    let (mut games, mut out, mut rules, mut sizes) = (None, None, vec![Rules::default()], None);
-    let (mut stones, mut nodes, mut time, mut seed) = (opening_gen::DEFAULT_STONES, None, None, None);
-    let (mut shard, mut concurrency) = (Shard::WHOLE, None);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        match a.as_str() {
-            "--games" => games = Some(whole::<usize>(a, &value()?, 1)?),
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--rule" => {
-                rules = value()?
-                    .split(',')
-                    .map(|r| game_option(a, r, GameChoice::rules))
-                    .collect::<Result<_>>()?
-            }
-            "--size" => {
-                let list = value()?;
-                let read = |c: &GameChoice| c.size_given().context("--size needs a value");
-                sizes = Some(list.split(',').map(|n| game_option(a, n, read)).collect::<Result<Vec<_>>>()?);
-            }
-            "--stones" => stones = stone_range(a, &value()?)?,
-            "--nodes" => nodes = Some(whole::<u64>(a, &value()?, 1)?),
-            "--time" => time = Some(whole::<u64>(a, &value()?, 1)?),
-            "--seed" => seed = Some(num::<u64>(a, &value()?)?),
-            "--shard" => shard = Shard::parse(&value()?).map_err(|e| anyhow::anyhow!("{a}: {e}"))?,
-            "--concurrency" => concurrency = Some(whole::<usize>(a, &value()?, 1)?),
-            "-h" | "--help" => return Ok(None),
-            other => return Err(unknown_option("selfplay", other, FLAGS)),
+impl SelfplayArgs {
+    /// The run the options describe, every rule and board checked by the generator before any game.
+    fn config(&self) -> Result<SelfplayConfig> {
+        let stones = self.stones.unwrap_or(opening_gen::DEFAULT_STONES);
+        let nodes = if self.time.is_some() { None } else { Some(self.nodes.unwrap_or(DEFAULT_NODES)) };
+        let seed = self.seed.or_else(|| header_seed(&self.out)).unwrap_or_else(clock_seed);
+        let rules = if self.rule.is_empty() { vec![Rules::default()] } else { self.rule.clone() };
+        // Every rule on every size. Without --size each game is on its own default board (19x19 for the
+        // Pente family, else 15x15).
+        let games_of: Vec<(Rules, usize, usize)> = rules
+            .iter()
+            .flat_map(|&r| {
+                let side = r.default_side();
+                let sizes = if self.size.is_empty() { vec![(side, side)] } else { self.size.clone() };
+                sizes.into_iter().map(move |(w, h)| (r, w, h))
+            })
+            .collect();
+        for &(rules, w, h) in &games_of {
+            let batch = opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, w, h, seed) };
+            opening_gen::check(&batch).map_err(|e| anyhow::anyhow!("{e}"))?;
         }
+        let shard = self.shard.unwrap_or(Shard::WHOLE);
+        Ok(SelfplayConfig { games_of, stones, seed, games: self.games, nodes, time_ms: self.time, shard })
     }
-    let games = games.context("--games is required")?;
-    let out = out.context("--out is required")?;
-    if nodes.is_some() && time.is_some() {
-        bail!("--nodes and --time: give one limit a move");
-    }
-    let nodes = if time.is_some() { None } else { Some(nodes.unwrap_or(DEFAULT_NODES)) };
-    let seed = seed.or_else(|| header_seed(&out)).unwrap_or_else(clock_seed);
-    // Every rule on every size, each checked by the generator before any game.
-    // Without --size each game is on its own default board (19x19 for the Pente family, else 15x15).
-    let games_of: Vec<(Rules, usize, usize)> = rules
-        .iter()
-        .flat_map(|&r| {
-            let side = default_side(&r);
-            sizes.clone().unwrap_or_else(|| vec![(side, side)]).into_iter().map(move |(w, h)| (r, w, h))
-        })
-        .collect();
-    for &(rules, w, h) in &games_of {
-        let batch = opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, w, h, seed) };
-        opening_gen::check(&batch).map_err(|e| anyhow::anyhow!("{e}"))?;
-    }
-    let cfg = SelfplayConfig { games_of, stones, seed, games, nodes, time_ms: time, shard };
-    let concurrency =
-        concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    Ok(Some(SelfplayArgs { cfg, out, concurrency: concurrency.max(1) }))
-}
 
-/// `pbrain-quincunx selfplay …`
-pub fn selfplay_command(args: &[String]) -> Result<()> {
-    let Some(SelfplayArgs { cfg, out, concurrency }) = parse_args(args).map_err(|e| usage("selfplay", e))?
-    else {
-        outln!("{SELFPLAY_USAGE}")?;
-        return Ok(());
-    };
-    let header = cfg.header();
-    let (games, mut file) = continue_file(&out, &header)?;
-    let done: BTreeSet<usize> = games.iter().map(|g| g.index).collect();
-    let started = Instant::now();
-    let last = std::sync::Mutex::new(Instant::now());
-    let resumed = done.len();
-    let progress = |t: &Tally| {
-        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() >= Duration::from_secs(5) {
-            *last = Instant::now();
-            eprintln!("{}", progress_line(t, resumed, cfg.games, started.elapsed()));
-        }
-    };
-    let tally = selfplay::run(&cfg, &done, concurrency, &mut file, &progress)?;
-    eprintln!("{}", progress_line(&tally, resumed, cfg.games, started.elapsed()));
-    Ok(())
+    /// `pbrain-quincunx selfplay …`
+    pub fn run(self) -> Result<()> {
+        let cfg = self.config().map_err(|e| usage("selfplay", e))?;
+        let out = self.out;
+        let concurrency = self
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        let header = cfg.header();
+        let (games, mut file) = continue_file(&out, &header)?;
+        let done: BTreeSet<usize> = games.iter().map(|g| g.index).collect();
+        let started = Instant::now();
+        let last = std::sync::Mutex::new(Instant::now());
+        let resumed = done.len();
+        let progress = |t: &Tally| {
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed() >= Duration::from_secs(5) {
+                *last = Instant::now();
+                eprintln!("{}", progress_line(t, resumed, cfg.games, started.elapsed()));
+            }
+        };
+        let tally = selfplay::run(&cfg, &done, concurrency, &mut file, &progress)?;
+        eprintln!("{}", progress_line(&tally, resumed, cfg.games, started.elapsed()));
+        Ok(())
+    }
 }
 
 /// Opens the file of a resumable run of game lines (`selfplay`, `label`) to go on with it: the lines it

@@ -4,131 +4,104 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
+use clap::ArgMatches;
 use quincunx::tools::tournament::distinct_names;
 use quincunx::web::duel::Roster;
 use quincunx::web::game::Game;
 use quincunx::web::{ServeOptions, serve};
 
-use crate::cli::matches::engine_spec;
-use crate::cli::{GAME_FLAGS, GameChoice, num, unknown_option, usage, whole};
+use crate::cli::matches::named_engines;
+use crate::cli::{EngineCommand, GameArgs, engine_command, num, threads, usage, whole};
 
-const SERVE_USAGE: &str = "\
-usage: pbrain-quincunx serve [--port N] [--host ADDR] [--engine CMD [--name NAME]]... [options]
-
-Starts the board in the browser: a local web server whose page plays and studies games with the
+/// Plays and studies games with the engine in the browser
+#[derive(clap::Args)]
+#[command(before_help = "A local web server whose page plays and studies games with the
 engine in every rule (freestyle, exact five, renju, caro, Pente), opens and saves SGF, PSQ and pos
 records and charts a game's analysis; it also shows games between brains, two of those given here
 set against each other on the page, or a running match's. It prints the address to open; Ctrl-C
-stops it. The page and its scripts are in the binary: no network is needed.
-  --port N       the port (default 8080; 0: any free port)
-  --host ADDR    the address to listen on (default 127.0.0.1, this machine only; another address
-                 lets other machines play with your engine, and is warned of)
-  --engine CMD   a Gomocup brain (quoted as one word), as `match` takes it; the first drives the
-                 board instead of our search (BOARD for each position, its score read from its
-                 MESSAGE lines), and any two given can play each other on the page
-  --name NAME    a name for the engine given just before (default: its program's file name)
-  --turn MS      the page's games between brains: ms a move, 0 = none (default 1000)
-  --game MS      ... and ms a game and side, 0 = none (default 0)
-  --tolerance MS ... and the grace beyond them before an answer is late (default 500)
-  --rule R, --line-length K, --size N|WxH
-                 the board's first game, as `match` takes them (default freestyle, 15x15)
-  --follow FILE  follow a running match from the file its --live option writes: the page lists
-                 its games and shows the one chosen as it is played
-  --threads N    search threads, and INFO thread_num for the brains (default 1)";
-
-const FLAGS: &[&str] = &[
-    "--port",
-    "--host",
-    "--engine",
-    "--name",
-    "--turn",
-    "--game",
-    "--tolerance",
-    "--follow",
-    "--threads",
-    "--help",
-];
-
-/// `pbrain-quincunx serve …`.
-pub fn serve_command(args: &[String]) -> Result<()> {
-    let Some(opts) = parse_serve(args).map_err(|e| usage("serve", e))? else {
-        outln!("{SERVE_USAGE}")?;
-        return Ok(());
-    };
-    if !opts.host.is_loopback() {
-        log::warn!("listening on {}: other machines can reach the board and use this engine", opts.host);
-        eprintln!("Warning: listening on {}: other machines can reach the board.", opts.host);
-    }
-    serve(&opts, |addr| {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "Quincunx board: http://{addr}/ (Ctrl-C stops it)");
-        let _ = out.flush();
-    })
+stops it. The page and its scripts are in the binary: no network is needed.")]
+pub struct ServeArgs {
+    /// The port (0: any free port)
+    #[arg(long, value_name = "N", default_value_t = 8080, value_parser = whole::<u16, 0>)]
+    port: u16,
+    /// The address to listen on (127.0.0.1: this machine only; another address
+    /// lets other machines play with your engine, and is warned of)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1", verbatim_doc_comment)]
+    host: IpAddr,
+    /// A Gomocup brain (quoted as one word), as `match` takes it; the first drives the
+    /// board instead of our search (BOARD for each position, its score read from its
+    /// MESSAGE lines), and any two given can play each other on the page
+    #[arg(long, value_name = "CMD", value_parser = engine_command, verbatim_doc_comment)]
+    engine: Vec<EngineCommand>,
+    /// A name for the engine given just before (default: its program's file name)
+    #[arg(long, value_name = "NAME")]
+    name: Vec<String>,
+    /// The page's games between brains: ms a move, 0 = none (--turn: its old name)
+    #[arg(long, value_name = "MS", visible_alias = "turn", default_value_t = 1000, value_parser = num::<u64>)]
+    time: u64,
+    /// ... and ms a game and side, 0 = none
+    #[arg(long = "game", value_name = "MS", default_value_t = 0, value_parser = num::<u64>)]
+    game_time: u64,
+    /// ... and the grace beyond them before an answer is late, in ms
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = num::<u64>)]
+    tolerance: u64,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Follow a running match from the file its --live option writes: the page lists
+    /// its games and shows the one chosen as it is played
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    follow: Option<PathBuf>,
+    /// Search threads, and INFO thread_num for the brains
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads)]
+    threads: usize,
 }
 
-fn parse_serve(args: &[String]) -> Result<Option<ServeOptions>> {
-    let mut o = ServeOptions {
-        host: IpAddr::from([127, 0, 0, 1]),
-        port: 8080,
-        roster: Roster { engines: vec![], turn_ms: 1000, game_ms: 0, tolerance_ms: 500, threads: 1 },
-        threads: 1,
-        game: None,
-        follow: None,
-    };
-    let mut choice = GameChoice::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        if choice.take(a, &mut value)? {
-            continue;
+impl ServeArgs {
+    /// `pbrain-quincunx serve …`; `m` tells which `--name` follows which `--engine`.
+    pub fn run(self, m: &ArgMatches) -> Result<()> {
+        let opts = self.options(m).map_err(|e| usage("serve", e))?;
+        if !opts.host.is_loopback() {
+            log::warn!("listening on {}: other machines can reach the board and use this engine", opts.host);
+            eprintln!("Warning: listening on {}: other machines can reach the board.", opts.host);
         }
-        let roster = &mut o.roster;
-        match a.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--port" => o.port = whole(a, &value()?, 0)?,
-            "--host" => {
-                let v = value()?;
-                o.host = v.parse().with_context(|| format!("--host '{v}': not an IP address"))?;
-            }
-            "--engine" => roster.engines.push(engine_spec(&value()?)?),
-            "--name" => {
-                let v = value()?;
-                roster.engines.last_mut().context("--name must follow an --engine")?.name = v;
-            }
-            "--turn" => roster.turn_ms = num(a, &value()?)?,
-            "--game" => roster.game_ms = num(a, &value()?)?,
-            "--tolerance" => roster.tolerance_ms = num(a, &value()?)?,
-            "--follow" => o.follow = Some(PathBuf::from(value()?)),
-            "--threads" => o.threads = whole(a, &value()?, 1)?,
-            f if f.starts_with('-') => return Err(unknown_option("serve", f, &[FLAGS, GAME_FLAGS].concat())),
-            f => bail!("serve takes no argument '{f}'"),
-        }
+        serve(&opts, |addr| {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "Quincunx board: http://{addr}/ (Ctrl-C stops it)");
+            let _ = out.flush();
+        })
     }
-    o.roster.threads = o.threads;
-    let names = distinct_names(&o.roster.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
-    for (engine, name) in o.roster.engines.iter_mut().zip(names) {
-        engine.name = name;
-    }
-    if o.roster.turn_ms == 0 && o.roster.game_ms == 0 {
-        bail!("--turn 0 and --game 0: one of them must limit a move");
-    }
-    if choice.rules_given()?.is_some() || choice.size_given().is_some() {
-        let rules = choice.rules()?;
-        let (w, h) = choice.board(&rules);
-        o.game = Some(Game::new(rules, w, h).map_err(anyhow::Error::msg)?);
-    }
-    Ok(Some(o))
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_option_is_in_the_usage() {
-        for flag in FLAGS.iter().chain(GAME_FLAGS).filter(|f| **f != "--help") {
-            assert!(SERVE_USAGE.contains(flag), "{flag}");
+    /// The server the options describe, or what is wrong with them together.
+    fn options(self, m: &ArgMatches) -> Result<ServeOptions> {
+        let mut engines = named_engines(self.engine, self.name, m)?;
+        let names = distinct_names(&engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>());
+        for (engine, name) in engines.iter_mut().zip(names) {
+            engine.name = name;
         }
+        if self.time == 0 && self.game_time == 0 {
+            bail!("--time 0 and --game 0: one of them must limit a move");
+        }
+        let game = if self.game.given() {
+            let rules = self.game.rules()?;
+            let (w, h) = self.game.board(&rules);
+            Some(Game::new(rules, w, h).map_err(anyhow::Error::msg)?)
+        } else {
+            None
+        };
+        Ok(ServeOptions {
+            host: self.host,
+            port: self.port,
+            roster: Roster {
+                engines,
+                turn_ms: self.time,
+                game_ms: self.game_time,
+                tolerance_ms: self.tolerance,
+                threads: self.threads,
+            },
+            threads: self.threads,
+            game,
+            follow: self.follow,
+        })
     }
 }

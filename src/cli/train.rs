@@ -11,189 +11,158 @@ use quincunx::tools::prior_fit::{self, PriorFitConfig};
 use quincunx::tools::selfplay::{GameRecord, read_file};
 use quincunx::tools::train::{self, FitConfig, families_of, flatten, unflatten};
 
-use crate::cli::{num, unknown_option, usage, whole};
+use crate::cli::{num, whole};
 
-const TRAIN_USAGE: &str = "\
-usage: pbrain-quincunx train --out MODEL [options] DATA...
-
-Fits the evaluation model to the quiet positions of selfplay files: a logistic regression of a blend
+/// Fits the evaluation model to self-play data
+#[derive(clap::Args)]
+#[command(
+    before_help = "The fit to the quiet positions of selfplay files is a logistic regression of a blend
 of each game's result and the search's score on the model's values, each kept near its starting value
 by a prior. Games whose number ends in 0 are held out; the log-loss of their results is printed before
 and after. The files of `label` also fit the move prior to their deep best moves (a conditional logit
 over each position's candidates); its held-out log-loss and how often it ranks the best move first
-are printed before and after. Writes a model file that --weights loads (docs/training.md).
-  --out MODEL        the model file to write (required)
-  --from MODEL       the starting model (default: the embedded one)
-  --lambda L         the result's share of the target, 0 to 1 (default 0: the search's score alone,
-                     which plays better than fitting the results; docs/training.md)
-  --scale S          points for which the odds change by e (default: the starting model's best fit)
-  --sigma T          the prior's width in tenths of a point around each starting value (default 300)
-  --epochs N         full passes over the data (default 300)
-  --rate R           the step, tenths of a point (default 4)
-  --prior-epochs N   passes of the prior's fit over the labels' best moves (default 200; 0 keeps it)
-  --prior-rate R     its step, hundredths (default 2)
-  --prior-sigma T    its width in hundredths around each starting number (default 100)
-  --positions FILE   also write every quiet position (its moves, result, held out or not, the
-                     starting model's value) to FILE, to judge another evaluator on the same ones";
-
-const FLAGS: &[&str] = &[
-    "--out",
-    "--from",
-    "--lambda",
-    "--scale",
-    "--sigma",
-    "--epochs",
-    "--rate",
-    "--prior-epochs",
-    "--prior-rate",
-    "--prior-sigma",
-    "--positions",
-    "--help",
-];
-
-struct TrainArgs {
+are printed before and after. Writes a model file that --weights loads (docs/training.md)."
+)]
+pub struct TrainArgs {
+    /// Self-play or label files
+    #[arg(value_name = "DATA", required = true)]
     data: Vec<PathBuf>,
+    /// The model file to write
+    #[arg(long, value_name = "MODEL", required = true)]
     out: PathBuf,
+    /// The starting model (default: the embedded one)
+    #[arg(long, value_name = "MODEL")]
     from: Option<PathBuf>,
+    /// The result's share of the target, 0 to 1 (0: the search's score alone,
+    /// which plays better than fitting the results; docs/training.md)
+    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share, verbatim_doc_comment)]
     lambda: f64,
+    /// Points for which the odds change by e (default: the starting model's best fit)
+    #[arg(long, value_name = "S", value_parser = positive)]
     scale: Option<f64>,
+    /// The prior's width in tenths of a point around each starting value
+    #[arg(long, value_name = "T", default_value_t = 300.0, value_parser = positive)]
     sigma: f64,
+    /// Full passes over the data
+    #[arg(long, value_name = "N", default_value_t = 300, value_parser = whole::<usize, 1>)]
     epochs: usize,
+    /// The step, tenths of a point
+    #[arg(long, value_name = "R", default_value_t = 4.0, value_parser = positive)]
     rate: f64,
-    prior: PriorFitConfig,
+    /// Passes of the prior's fit over the labels' best moves (0 keeps it)
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = whole::<usize, 0>)]
+    prior_epochs: usize,
+    /// Its step, hundredths
+    #[arg(long, value_name = "R", default_value_t = 2.0, value_parser = positive)]
+    prior_rate: f64,
+    /// Its width in hundredths around each starting number
+    #[arg(long, value_name = "T", default_value_t = 100.0, value_parser = positive)]
+    prior_sigma: f64,
+    /// Also write every quiet position (its moves, result, held out or not, the
+    /// starting model's value) to FILE, to judge another evaluator on the same ones
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     positions: Option<PathBuf>,
 }
 
-fn parse_args(args: &[String]) -> Result<Option<TrainArgs>> {
-    let mut a = TrainArgs {
-        data: vec![],
-        out: PathBuf::new(),
-        from: None,
-        lambda: 0.0,
-        scale: None,
-        sigma: 300.0,
-        epochs: 300,
-        rate: 4.0,
-        prior: PriorFitConfig { epochs: 200, rate: 2.0, sigma: 100.0 },
-        positions: None,
-    };
-    let mut out = None;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{flag} needs a value"));
-        let positive = |flag: &str, v: &str| -> Result<f64> {
-            let x: f64 = num(flag, v)?;
-            if x > 0.0 && x.is_finite() { Ok(x) } else { bail!("{flag}: '{v}' is not above 0") }
-        };
-        match flag.as_str() {
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--from" => a.from = Some(PathBuf::from(value()?)),
-            "--lambda" => {
-                a.lambda = num(flag, &value()?)?;
-                if !(0.0..=1.0).contains(&a.lambda) {
-                    bail!("--lambda: {} is not from 0 to 1", a.lambda);
-                }
-            }
-            "--scale" => a.scale = Some(positive(flag, &value()?)?),
-            "--sigma" => a.sigma = positive(flag, &value()?)?,
-            "--epochs" => a.epochs = whole(flag, &value()?, 1)?,
-            "--rate" => a.rate = positive(flag, &value()?)?,
-            "--prior-epochs" => a.prior.epochs = whole(flag, &value()?, 0)?,
-            "--prior-rate" => a.prior.rate = positive(flag, &value()?)?,
-            "--prior-sigma" => a.prior.sigma = positive(flag, &value()?)?,
-            "--positions" => a.positions = Some(PathBuf::from(value()?)),
-            "-h" | "--help" => return Ok(None),
-            f if f.starts_with('-') => return Err(unknown_option("train", f, FLAGS)),
-            file => a.data.push(PathBuf::from(file)),
-        }
+/// A real number above 0.
+pub fn positive(v: &str) -> Result<f64, String> {
+    match num::<f64>(v)? {
+        x if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{v}' is not a number above 0")),
     }
-    a.out = out.context("--out is required")?;
-    if a.data.is_empty() {
-        bail!("no data: name one or more selfplay files");
-    }
-    Ok(Some(a))
 }
 
-/// `pbrain-quincunx train …`
-pub fn train_command(args: &[String]) -> Result<()> {
-    let Some(a) = parse_args(args).map_err(|e| usage("train", e))? else {
-        outln!("{TRAIN_USAGE}")?;
-        return Ok(());
-    };
-    let started = Instant::now();
-    let start_model = match &a.from {
-        Some(path) => {
+/// A share, from 0 to 1.
+fn share(v: &str) -> Result<f64, String> {
+    match num::<f64>(v)? {
+        x if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{v}' is not from 0 to 1")),
+    }
+}
+
+impl TrainArgs {
+    /// `pbrain-quincunx train …`
+    pub fn run(self) -> Result<()> {
+        let a = self;
+        let prior = PriorFitConfig { epochs: a.prior_epochs, rate: a.prior_rate, sigma: a.prior_sigma };
+        // The command line as given, for the model's notes.
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        let started = Instant::now();
+        let start_model = match &a.from {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                EvalModel::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            }
+            None => EvalModel::embedded().clone(),
+        };
+        let mut games = vec![];
+        let mut labels = vec![];
+        for path in &a.data {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            EvalModel::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            let (header, g) = read_file(&text).with_context(|| format!("{}", path.display()))?;
+            if header.is_some_and(|h| h.starts_with(LABELS_HEADER)) {
+                labels.extend(g.iter().cloned());
+            }
+            games.extend(g);
         }
-        None => EvalModel::embedded().clone(),
-    };
-    let mut games = vec![];
-    let mut labels = vec![];
-    for path in &a.data {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let (header, g) = read_file(&text).with_context(|| format!("{}", path.display()))?;
-        if header.is_some_and(|h| h.starts_with(LABELS_HEADER)) {
-            labels.extend(g.iter().cloned());
-        }
-        games.extend(g);
-    }
-    let g = train::gather(&games);
-    let held = g.samples.iter().filter(|s| s.held_out).count();
-    eprintln!(
-        "{} games, {} positions: {} quiet and new ({} held out), {} repeats, {} not quiet ({:.1} s)",
-        g.games,
-        g.positions,
-        g.samples.len(),
-        held,
-        g.repeats,
-        g.not_quiet,
-        started.elapsed().as_secs_f64()
-    );
-    if held == 0 || held == g.samples.len() {
-        bail!("too little data: the fit needs positions both held out and not");
-    }
-    let start = flatten(&start_model);
-    let scale = a.scale.unwrap_or_else(|| train::best_scale(&g.samples, &start));
-    let before = train::result_loss(&g.samples, &start, scale, true);
-    eprintln!("scale {scale:.1} points; held-out log-loss of the results before: {before:.4}");
-    if let Some(path) = &a.positions {
-        std::fs::write(path, positions_text(&games, &g, &start, scale))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let cfg = FitConfig { lambda: a.lambda, scale, sigma: a.sigma, epochs: a.epochs, rate: a.rate };
-    let fitted = train::fit(&g.samples, &start, &cfg, &mut |e| {
-        eprintln!("epoch {:4}: objective {:.4}, held-out log-loss {:.4}", e.epoch, e.train, e.held_out);
-    });
-    let after = train::result_loss(&g.samples, &fitted, scale, true);
-    eprintln!("held-out log-loss of the results after: {after:.4} (before {before:.4})");
-    let files: Vec<String> = a.data.iter().map(|p| p.display().to_string()).collect();
-    let about = vec![
-        format!("made by: pbrain-quincunx train {}", args.join(" ")),
-        format!("data: {} ({} games)", files.join(" "), g.games),
-        format!(
-            "positions: {} quiet and new of {} ({} held out); families {}",
-            g.samples.len(),
+        let g = train::gather(&games);
+        let held = g.samples.iter().filter(|s| s.held_out).count();
+        eprintln!(
+            "{} games, {} positions: {} quiet and new ({} held out), {} repeats, {} not quiet ({:.1} s)",
+            g.games,
             g.positions,
+            g.samples.len(),
             held,
-            families_of(&g.samples).join(", ")
-        ),
-        format!(
-            "fit: lambda {} scale {scale:.1} sigma {} epochs {} rate {}; held-out log-loss {before:.4} -> {after:.4}",
-            a.lambda, a.sigma, a.epochs, a.rate
-        ),
-        format!(
-            "started from: {}",
-            a.from.as_ref().map_or("the embedded model".into(), |p| p.display().to_string())
-        ),
-    ];
-    let mut model = unflatten(&fitted, about);
-    model.prior = fit_prior(&labels, &start_model, &a.prior, &mut model.about)?;
-    std::fs::write(&a.out, model.to_text()).with_context(|| format!("cannot write {}", a.out.display()))?;
-    eprintln!("wrote {} ({:.1} s)", a.out.display(), started.elapsed().as_secs_f64());
-    Ok(())
+            g.repeats,
+            g.not_quiet,
+            started.elapsed().as_secs_f64()
+        );
+        if held == 0 || held == g.samples.len() {
+            bail!("too little data: the fit needs positions both held out and not");
+        }
+        let start = flatten(&start_model);
+        let scale = a.scale.unwrap_or_else(|| train::best_scale(&g.samples, &start));
+        let before = train::result_loss(&g.samples, &start, scale, true);
+        eprintln!("scale {scale:.1} points; held-out log-loss of the results before: {before:.4}");
+        if let Some(path) = &a.positions {
+            std::fs::write(path, positions_text(&games, &g, &start, scale))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        let cfg = FitConfig { lambda: a.lambda, scale, sigma: a.sigma, epochs: a.epochs, rate: a.rate };
+        let fitted = train::fit(&g.samples, &start, &cfg, &mut |e| {
+            eprintln!("epoch {:4}: objective {:.4}, held-out log-loss {:.4}", e.epoch, e.train, e.held_out);
+        });
+        let after = train::result_loss(&g.samples, &fitted, scale, true);
+        eprintln!("held-out log-loss of the results after: {after:.4} (before {before:.4})");
+        let files: Vec<String> = a.data.iter().map(|p| p.display().to_string()).collect();
+        let about = vec![
+            format!("made by: pbrain-quincunx train {}", args.join(" ")),
+            format!("data: {} ({} games)", files.join(" "), g.games),
+            format!(
+                "positions: {} quiet and new of {} ({} held out); families {}",
+                g.samples.len(),
+                g.positions,
+                held,
+                families_of(&g.samples).join(", ")
+            ),
+            format!(
+                "fit: lambda {} scale {scale:.1} sigma {} epochs {} rate {}; held-out log-loss {before:.4} -> {after:.4}",
+                a.lambda, a.sigma, a.epochs, a.rate
+            ),
+            format!(
+                "started from: {}",
+                a.from.as_ref().map_or("the embedded model".into(), |p| p.display().to_string())
+            ),
+        ];
+        let mut model = unflatten(&fitted, about);
+        model.prior = fit_prior(&labels, &start_model, &prior, &mut model.about)?;
+        std::fs::write(&a.out, model.to_text())
+            .with_context(|| format!("cannot write {}", a.out.display()))?;
+        eprintln!("wrote {} ({:.1} s)", a.out.display(), started.elapsed().as_secs_f64());
+        Ok(())
+    }
 }
 
 /// The move prior fitted to the best moves of `labels` from `start`'s (kept when there are no labels

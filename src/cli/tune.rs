@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use quincunx::search::{Params, SPECS, Spec};
+use quincunx::search::{Params, Spec};
 use quincunx::tools::opening_gen;
 use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::MoveLimit;
@@ -14,76 +14,74 @@ use quincunx::tools::selfplay::RunError;
 use quincunx::tools::shard::Shard;
 use quincunx::tools::tune::{self, Schedule, TuneConfig, header_field};
 
-use crate::cli::{GameChoice, nearest, num, stone_range, unknown_option, usage, whole};
+use crate::cli::params::nearest_param;
+use crate::cli::train::positive;
+use crate::cli::{GameArgs, num, stone_range, usage, whole};
 
-const TUNE_USAGE: &str = "\
-usage: pbrain-quincunx tune --params NAME,... --iterations N --state FILE [options]
-       pbrain-quincunx tune --merge FILE...
-
-Tunes the search's parameters by SPSA (docs/training.md, Tuning): each iteration plays one pair of
-games, the parameters nudged up against them nudged down, on a fresh balanced opening with each side
-black once, and moves the values toward the side that scored more. The state file gets a line an
-iteration: run the same command again after any stop and it goes on where the file ends (with a
-larger --iterations it goes on further). At the end the mean of the last half of the iterations' values
-is printed as a --set argument.
-  --params NAME,...   the parameters to tune ('params' lists them; required)
-  --iterations N      iterations of the whole run (required)
-  --state FILE        the state file, created or continued (required)
-  --start NAME=V,...  start tuned parameters from these values instead of their defaults
-  --rule R, --size N  the game, as the other subcommands take them (default freestyle, 15x15)
-  --stones A-B        stones per opening (default 3-10)
-  --nodes N           search nodes a move (default 3000; deterministic)
-  --time MS           milliseconds a move instead of a node count
-  --seed S            the openings' and perturbations' seed (default: the file's, else the clock)
-  --c-scale X         the perturbation, in SPSA steps (default 2)
-  --rate X            the first iteration's move in steps for each point of a pair's result (default 0.5)
-  --shard K/N         run only the iterations k with k mod N = K-1, as a chain of their own
-  --concurrency C     1, or 2 to play a pair's two games at once (default: 2 on 2 cores or more)
-  --merge FILE...     the answers of state files, averaged by their iterations (shards of one run)";
-
-/// The options, for the nearest one to a slip of the keyboard.
-const FLAGS: &[&str] = &[
-    "--params",
-    "--iterations",
-    "--state",
-    "--start",
-    "--rule",
-    "--line-length",
-    "--size",
-    "--stones",
-    "--nodes",
-    "--time",
-    "--seed",
-    "--c-scale",
-    "--rate",
-    "--shard",
-    "--concurrency",
-    "--merge",
-    "--help",
-];
+/// Tunes the search's parameters by SPSA
+#[derive(clap::Args)]
+#[command(
+    before_help = "SPSA (docs/training.md, Tuning): each iteration plays one pair of games, the parameters nudged up
+against them nudged down, on a fresh balanced opening with each side black once, and moves the values
+toward the side that scored more. The state file gets a line an iteration: run the same command again
+after any stop and it goes on where the file ends (with a larger --iterations it goes on further). At
+the end the mean of the last half of the iterations' values is printed as a --set argument.",
+    override_usage = "pbrain-quincunx tune --params NAME,... --iterations N --state FILE [options]
+       pbrain-quincunx tune --merge FILE..."
+)]
+pub struct TuneArgs {
+    /// The parameters to tune ('params' lists them)
+    #[arg(long, value_name = "NAME,...", required_unless_present = "merge")]
+    params: Option<String>,
+    /// Iterations of the whole run
+    #[arg(long, value_name = "N", required_unless_present = "merge", value_parser = whole::<usize, 1>)]
+    iterations: Option<usize>,
+    /// The state file, created or continued
+    #[arg(long, value_name = "FILE", required_unless_present = "merge")]
+    state: Option<PathBuf>,
+    /// Start tuned parameters from these values instead of their defaults
+    #[arg(long, value_name = "NAME=V,...")]
+    start: Option<String>,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Stones per opening (default 3-10)
+    #[arg(long, value_name = "A-B", value_parser = stone_range)]
+    stones: Option<(usize, usize)>,
+    /// Search nodes a move (default 3000; deterministic)
+    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = whole::<u64, 1>)]
+    nodes: Option<u64>,
+    /// Milliseconds a move instead of a node count
+    #[arg(long, value_name = "MS", value_parser = whole::<u64, 1>)]
+    time: Option<u64>,
+    /// The openings' and perturbations' seed (default: the file's, else the clock)
+    #[arg(long, value_name = "S", value_parser = num::<u64>)]
+    seed: Option<u64>,
+    /// The perturbation, in SPSA steps (default 2)
+    #[arg(long, value_name = "X", value_parser = positive)]
+    c_scale: Option<f64>,
+    /// The first iteration's move in steps for each point of a pair's result (default 0.5)
+    #[arg(long, value_name = "X", value_parser = positive)]
+    rate: Option<f64>,
+    /// Run only the iterations k with k mod N = K-1, as a chain of their own
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// 1, or 2 to play a pair's two games at once (default: 2 on 2 cores or more)
+    #[arg(long, value_name = "C", value_parser = whole::<usize, 1>)]
+    concurrency: Option<usize>,
+    /// The answers of state files, averaged by their iterations (shards of one run)
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    merge: Option<Vec<PathBuf>>,
+}
 
 /// Nodes a move unless told otherwise: about 4 ms of search, a pair in about half a second.
 const DEFAULT_NODES: u64 = 3000;
 
-struct TuneArgs {
+/// A run, checked.
+struct Run {
     cfg: TuneConfig,
     iterations: usize,
     state: PathBuf,
     concurrency: usize,
-}
-
-enum Command {
-    Run(Box<TuneArgs>),
-    Merge(Vec<PathBuf>),
-    Help,
-}
-
-/// A positive real number on the command line.
-fn positive(flag: &str, v: &str) -> Result<f64> {
-    match num::<f64>(flag, v)? {
-        x if x > 0.0 && x.is_finite() => Ok(x),
-        _ => bail!("{flag}: '{v}' is not a number above 0"),
-    }
 }
 
 /// The state file's text ("" when there is none yet).
@@ -95,113 +93,94 @@ fn read_text(path: &Path) -> Result<String> {
     }
 }
 
-fn parse_args(args: &[String]) -> Result<Command> {
-    let (mut names, mut iterations, mut state, mut start) = (None, None, None, None);
-    let (mut game, mut stones, mut nodes, mut time) =
-        (GameChoice::default(), opening_gen::DEFAULT_STONES, None, None);
-    let (mut seed, mut schedule, mut shard, mut concurrency) =
-        (None, Schedule::default(), Shard::WHOLE, None);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().with_context(|| format!("{a} needs a value"));
-        if game.take(a, &mut value)? {
-            continue;
+impl TuneArgs {
+    /// `pbrain-quincunx tune …`
+    pub fn run(self) -> Result<()> {
+        if let Some(files) = &self.merge {
+            return merge_command(files);
         }
-        match a.as_str() {
-            "--params" => names = Some(value()?),
-            "--iterations" => iterations = Some(whole::<usize>(a, &value()?, 1)?),
-            "--state" => state = Some(PathBuf::from(value()?)),
-            "--start" => start = Some(value()?),
-            "--stones" => stones = stone_range(a, &value()?)?,
-            "--nodes" => nodes = Some(whole::<u64>(a, &value()?, 1)?),
-            "--time" => time = Some(whole::<u64>(a, &value()?, 1)?),
-            "--seed" => seed = Some(num::<u64>(a, &value()?)?),
-            "--c-scale" => schedule.c_scale = positive(a, &value()?)?,
-            "--rate" => schedule.rate = positive(a, &value()?)?,
-            "--shard" => shard = Shard::parse(&value()?).map_err(|e| anyhow!("{a}: {e}"))?,
-            "--concurrency" => concurrency = Some(whole::<usize>(a, &value()?, 1)?),
-            "--merge" => {
-                let files: Vec<PathBuf> = it.by_ref().map(PathBuf::from).collect();
-                if files.is_empty() {
-                    bail!("--merge needs the state files");
-                }
-                return Ok(Command::Merge(files));
-            }
-            "-h" | "--help" => return Ok(Command::Help),
-            other => return Err(unknown_option("tune", other, FLAGS)),
+        run_command(self.checked().map_err(|e| usage("tune", e))?)
+    }
+
+    /// The run the options describe, checked before any game.
+    fn checked(self) -> Result<Run> {
+        let TuneArgs {
+            params: names,
+            iterations,
+            state,
+            start,
+            game,
+            stones,
+            nodes,
+            time,
+            seed,
+            c_scale,
+            rate,
+            shard,
+            concurrency,
+            ..
+        } = self;
+        let stones = stones.unwrap_or(opening_gen::DEFAULT_STONES);
+        let shard = shard.unwrap_or(Shard::WHOLE);
+        let mut schedule = Schedule::default();
+        schedule.c_scale = c_scale.unwrap_or(schedule.c_scale);
+        schedule.rate = rate.unwrap_or(schedule.rate);
+        let names = names.context("--params is required")?;
+        let iterations = iterations.context("--iterations is required")?;
+        let state = state.context("--state is required")?;
+        if concurrency.is_some_and(|c| c > 2) {
+            bail!("--concurrency: a pair is two games; run shards to use more cores");
         }
-    }
-    let names = names.context("--params is required")?;
-    let iterations = iterations.context("--iterations is required")?;
-    let state = state.context("--state is required")?;
-    if nodes.is_some() && time.is_some() {
-        bail!("--nodes and --time: give one limit a move");
-    }
-    if concurrency.is_some_and(|c| c > 2) {
-        bail!("--concurrency: a pair is two games; run shards to use more cores");
-    }
-    let mut specs: Vec<&'static Spec> = vec![];
-    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let spec = Spec::find(name).ok_or_else(|| {
-            let names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
-            match nearest(&name.to_ascii_lowercase(), &names) {
+        let mut specs: Vec<&'static Spec> = vec![];
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let spec = Spec::find(name).ok_or_else(|| match nearest_param(name) {
                 Some(n) => anyhow!("--params: unknown parameter '{name}' (did you mean {n}?)"),
                 None => anyhow!("--params: unknown parameter '{name}' ('params' lists them)"),
+            })?;
+            if specs.iter().any(|s| s.name == spec.name) {
+                bail!("--params: {} twice", spec.name);
             }
-        })?;
-        if specs.iter().any(|s| s.name == spec.name) {
-            bail!("--params: {} twice", spec.name);
+            specs.push(spec);
         }
-        specs.push(spec);
-    }
-    if specs.is_empty() {
-        bail!("--params names no parameter");
-    }
-    let start_values = Params::parse(start.as_deref().unwrap_or("")).map_err(|e| anyhow!("--start: {e}"))?;
-    for item in start.as_deref().unwrap_or("").split(',').filter(|s| !s.trim().is_empty()) {
-        let name = item.split_once('=').map_or(item, |(n, _)| n).trim();
-        if !specs.iter().any(|s| s.name.eq_ignore_ascii_case(name)) {
-            bail!("--start: {name} is not among --params");
+        if specs.is_empty() {
+            bail!("--params names no parameter");
         }
-    }
-    let rules = game.rules()?;
-    let (width, height) = game.board(&rules);
-    let limit = match time {
-        Some(t) => MoveLimit::Time(t),
-        None => MoveLimit::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
-    };
-    let existing = read_text(&state)?;
-    let found = existing.lines().find(|l| l.starts_with('#'));
-    let seed =
-        seed.or_else(|| found.and_then(|h| header_field(h, "seed")?.parse().ok())).unwrap_or_else(clock_seed);
-    // A tenth of the chain's iterations as first planned: a longer run later keeps the file's.
-    let chain_len = (shard.index - 1..iterations).step_by(shard.count).count();
-    schedule.big_a = found
-        .and_then(|h| header_field(h, "A")?.parse().ok())
-        .unwrap_or_else(|| (chain_len as f64 / 10.0).round());
-    let params = specs.iter().map(|&s| (s, s.get(&start_values) as f64)).collect();
-    let cfg = TuneConfig { params, rules, width, height, stones, limit, seed, schedule, shard };
-    let openings =
-        opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, width, height, seed) };
-    opening_gen::check(&openings).map_err(|e| anyhow!("{e}"))?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let concurrency = concurrency.unwrap_or(cores).min(2);
-    Ok(Command::Run(Box::new(TuneArgs { cfg, iterations, state, concurrency })))
-}
-
-/// `pbrain-quincunx tune …`
-pub fn tune_command(args: &[String]) -> Result<()> {
-    match parse_args(args).map_err(|e| usage("tune", e))? {
-        Command::Help => {
-            outln!("{TUNE_USAGE}")?;
-            Ok(())
+        let start_values =
+            Params::parse(start.as_deref().unwrap_or("")).map_err(|e| anyhow!("--start: {e}"))?;
+        for item in start.as_deref().unwrap_or("").split(',').filter(|s| !s.trim().is_empty()) {
+            let name = item.split_once('=').map_or(item, |(n, _)| n).trim();
+            if !specs.iter().any(|s| s.name.eq_ignore_ascii_case(name)) {
+                bail!("--start: {name} is not among --params");
+            }
         }
-        Command::Merge(files) => merge_command(&files),
-        Command::Run(a) => run_command(*a),
+        let rules = game.rules()?;
+        let (width, height) = game.board(&rules);
+        let limit = match time {
+            Some(t) => MoveLimit::Time(t),
+            None => MoveLimit::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
+        };
+        let existing = read_text(&state)?;
+        let found = existing.lines().find(|l| l.starts_with('#'));
+        let seed = seed
+            .or_else(|| found.and_then(|h| header_field(h, "seed")?.parse().ok()))
+            .unwrap_or_else(clock_seed);
+        // A tenth of the chain's iterations as first planned: a longer run later keeps the file's.
+        let chain_len = (shard.index - 1..iterations).step_by(shard.count).count();
+        schedule.big_a = found
+            .and_then(|h| header_field(h, "A")?.parse().ok())
+            .unwrap_or_else(|| (chain_len as f64 / 10.0).round());
+        let params = specs.iter().map(|&s| (s, s.get(&start_values) as f64)).collect();
+        let cfg = TuneConfig { params, rules, width, height, stones, limit, seed, schedule, shard };
+        let openings =
+            opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, width, height, seed) };
+        opening_gen::check(&openings).map_err(|e| anyhow!("{e}"))?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let concurrency = concurrency.unwrap_or(cores).min(2);
+        Ok(Run { cfg, iterations, state, concurrency })
     }
 }
 
-fn run_command(TuneArgs { cfg, iterations, state, concurrency }: TuneArgs) -> Result<()> {
+fn run_command(Run { cfg, iterations, state, concurrency }: Run) -> Result<()> {
     let header = cfg.header();
     let existing = read_text(&state)?;
     let (found, done) = tune::read_state(&existing).with_context(|| format!("{}", state.display()))?;

@@ -170,6 +170,12 @@ impl Rules {
         }
     }
 
+    /// The board side when none is given (the command lines, the board in the browser): 19 for the
+    /// Pente family, as its boards are, 15 for the rest.
+    pub fn default_side(&self) -> usize {
+        if self.capture_rule().is_some() { 19 } else { 15 }
+    }
+
     /// The opening rule of Pente: why `p` may not be the next stone, if it may not. The first stone
     /// goes on the centre; the first player's second stone (the third of the game) at least 3 points
     /// from it along a row or a column (Chebyshev distance >= 3). G-Pente also keeps it off the

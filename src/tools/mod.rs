@@ -37,8 +37,8 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The board side every tool uses when none is given: 19 for the Pente family (as its boards are),
-/// 15 for the rest.
+/// The board side every tool uses when none is given: [`Rules::default_side`] (which the brain's own
+/// command line uses too, where `tools` is not built).
 pub fn default_side(rules: &Rules) -> usize {
-    if rules.capture_rule().is_some() { 19 } else { 15 }
+    rules.default_side()
 }

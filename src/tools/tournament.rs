@@ -163,7 +163,7 @@ impl fmt::Display for MatchError {
             MatchError::IgnoresNodes { engine, nodes, mean_ms, turn_ms } => write!(
                 f,
                 "engine {engine} ignores INFO max_node {nodes}: its answers took {mean_ms} ms on average of a \
-                 {turn_ms} ms turn (if the count just takes longer than the turn, give a longer --turn); the \
+                 {turn_ms} ms turn (if the count just takes longer than the turn, give a longer --time); the \
                  match was stopped"
             ),
         }
