@@ -23,7 +23,7 @@ use crate::game::board::Pos;
 use crate::game::pattern::{Class, Patterns, Shape};
 use crate::game::rules::{Rules, Variant};
 use crate::tools::selfplay::GameRecord;
-use crate::tools::train::patterns_for;
+use crate::tools::train::{Adam, patterns_for};
 
 /// A prior's numbers, flattened: line shapes, classes, pairs of shapes (each by role), distances.
 const SHAPE_AT: usize = 0;
@@ -193,57 +193,22 @@ pub fn fit(
     progress: &mut dyn FnMut(usize, f64, f64),
 ) -> Vec<f64> {
     let train: Vec<&Choice> = choices.iter().filter(|c| !c.held_out).collect();
-    let n = train.len().max(1) as f64;
-    let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    for epoch in 1..=cfg.epochs {
-        let (grad, loss) = train
-            .par_chunks(1024)
-            .map(|chunk| {
-                let mut g = vec![0.0; w.len()];
-                let mut loss = 0.0;
-                for c in chunk {
-                    let z = c.logits(&w);
-                    let top = z.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                    let e: Vec<f64> = z.iter().map(|x| (x - top).exp()).collect();
-                    let sum: f64 = e.iter().sum();
-                    loss += top + sum.ln() - z[c.best];
-                    for (k, cand) in c.candidates.iter().enumerate() {
-                        let d = (e[k] / sum - f64::from(u8::from(k == c.best))) / 100.0;
-                        for &(j, cnt) in cand {
-                            g[j as usize] += d * cnt as f64;
-                        }
-                    }
-                }
-                (g, loss)
-            })
-            .reduce(
-                || (vec![0.0; w.len()], 0.0),
-                |mut a, b| {
-                    for (x, y) in a.0.iter_mut().zip(&b.0) {
-                        *x += y;
-                    }
-                    (a.0, a.1 + b.1)
-                },
-            );
-        let t = epoch as f64;
-        for j in 0..w.len() {
-            if grad[j] == 0.0 && m[j] == 0.0 {
-                continue;
+    // The log-loss of the chosen move under the softmax of the logits, and its gradient.
+    let gradient = |c: &Choice, w: &[f64], g: &mut [f64]| {
+        let z = c.logits(w);
+        let top = z.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = z.iter().map(|x| (x - top).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        for (k, cand) in c.candidates.iter().enumerate() {
+            let d = (e[k] / sum - f64::from(u8::from(k == c.best))) / 100.0;
+            for &(j, cnt) in cand {
+                g[j as usize] += d * cnt as f64;
             }
-            let gj = grad[j] / n + (w[j] - start[j]) / (cfg.sigma * cfg.sigma * n);
-            m[j] = b1 * m[j] + (1.0 - b1) * gj;
-            v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
-            let mh = m[j] / (1.0 - b1.powf(t));
-            let vh = v[j] / (1.0 - b2.powf(t));
-            w[j] -= cfg.rate * mh / (vh.sqrt() + eps);
         }
-        if epoch % 10 == 0 || epoch == cfg.epochs {
-            progress(epoch, loss / n, measure(choices, &w, true).0);
-        }
-    }
-    w
+        top + sum.ln() - z[c.best]
+    };
+    let adam = Adam { start, rate: cfg.rate, sigma: cfg.sigma, epochs: cfg.epochs };
+    adam.fit(&train, gradient, |epoch, w, loss| progress(epoch, loss, measure(choices, w, true).0))
 }
 
 #[cfg(test)]

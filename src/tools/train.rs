@@ -243,56 +243,83 @@ pub struct Epoch {
 /// fitted values.
 pub fn fit(samples: &[Sample], start: &[f64], cfg: &FitConfig, progress: &mut dyn FnMut(Epoch)) -> Vec<f64> {
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
-    let n = train.len().max(1) as f64;
-    let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let k = 10.0 * cfg.scale;
-    for epoch in 1..=cfg.epochs {
-        // The gradient of the mean cross-entropy, in chunks on every core.
-        let (grad, loss) = train
-            .par_chunks(4096)
-            .map(|chunk| {
-                let mut g = vec![0.0; w.len()];
-                let mut loss = 0.0;
-                for s in chunk {
-                    let t = cfg.lambda * s.result as f64
-                        + (1.0 - cfg.lambda) * sigmoid(s.score as f64 / cfg.scale);
-                    let p = sigmoid(s.eval(&w) / k);
-                    loss += log_loss(t, p);
-                    let d = (p - t) / k;
-                    for &(j, c) in &s.counts {
-                        g[j as usize] += d * c as f64;
-                    }
+    // The cross-entropy against the blended target, and its gradient.
+    let gradient = |s: &Sample, w: &[f64], g: &mut [f64]| {
+        let t = cfg.lambda * s.result as f64 + (1.0 - cfg.lambda) * sigmoid(s.score as f64 / cfg.scale);
+        let p = sigmoid(s.eval(w) / k);
+        let d = (p - t) / k;
+        for &(j, c) in &s.counts {
+            g[j as usize] += d * c as f64;
+        }
+        log_loss(t, p)
+    };
+    let adam = Adam { start, rate: cfg.rate, sigma: cfg.sigma, epochs: cfg.epochs };
+    adam.fit(&train, gradient, |epoch, w, train| {
+        progress(Epoch { epoch, train, held_out: result_loss(samples, w, cfg.scale, true) })
+    })
+}
+
+/// Full-batch Adam from `start`, with a Gaussian prior of width `sigma` around it that keeps a value
+/// the data rarely sees near where it began: the one optimiser of the evaluation's and the move
+/// prior's fits.
+pub struct Adam<'a> {
+    pub start: &'a [f64],
+    pub rate: f64,
+    pub sigma: f64,
+    pub epochs: usize,
+}
+
+impl Adam<'_> {
+    /// The values fitted to `items`: `gradient` adds an item's gradient at the values to the slice
+    /// and returns its loss; `progress` hears of every tenth epoch (the epoch, the values, the items'
+    /// mean loss).
+    pub fn fit<T: Sync>(
+        &self,
+        items: &[&T],
+        gradient: impl Fn(&T, &[f64], &mut [f64]) -> f64 + Sync,
+        mut progress: impl FnMut(usize, &[f64], f64),
+    ) -> Vec<f64> {
+        let n = items.len().max(1) as f64;
+        let mut w = self.start.to_vec();
+        let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+        let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+        for epoch in 1..=self.epochs {
+            // The summed gradient and loss, in chunks on every core.
+            let (grad, loss) = items
+                .par_chunks(1024)
+                .map(|chunk| {
+                    let mut g = vec![0.0; w.len()];
+                    let loss: f64 = chunk.iter().map(|item| gradient(item, &w, &mut g)).sum();
+                    (g, loss)
+                })
+                .reduce(
+                    || (vec![0.0; w.len()], 0.0),
+                    |mut a, b| {
+                        for (x, y) in a.0.iter_mut().zip(&b.0) {
+                            *x += y;
+                        }
+                        (a.0, a.1 + b.1)
+                    },
+                );
+            let t = epoch as f64;
+            for j in 0..w.len() {
+                let gj = grad[j] / n + (w[j] - self.start[j]) / (self.sigma * self.sigma * n);
+                if gj == 0.0 && m[j] == 0.0 {
+                    continue;
                 }
-                (g, loss)
-            })
-            .reduce(
-                || (vec![0.0; w.len()], 0.0),
-                |mut a, b| {
-                    for (x, y) in a.0.iter_mut().zip(&b.0) {
-                        *x += y;
-                    }
-                    (a.0, a.1 + b.1)
-                },
-            );
-        let t = epoch as f64;
-        for j in 0..w.len() {
-            let gj = grad[j] / n + (w[j] - start[j]) / (cfg.sigma * cfg.sigma * n);
-            if gj == 0.0 && m[j] == 0.0 {
-                continue;
+                m[j] = b1 * m[j] + (1.0 - b1) * gj;
+                v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
+                let mh = m[j] / (1.0 - b1.powf(t));
+                let vh = v[j] / (1.0 - b2.powf(t));
+                w[j] -= self.rate * mh / (vh.sqrt() + eps);
             }
-            m[j] = b1 * m[j] + (1.0 - b1) * gj;
-            v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
-            let mh = m[j] / (1.0 - b1.powf(t));
-            let vh = v[j] / (1.0 - b2.powf(t));
-            w[j] -= cfg.rate * mh / (vh.sqrt() + eps);
+            if epoch % 10 == 0 || epoch == self.epochs {
+                progress(epoch, &w, loss / n);
+            }
         }
-        if epoch % 10 == 0 || epoch == cfg.epochs {
-            progress(Epoch { epoch, train: loss / n, held_out: result_loss(samples, &w, cfg.scale, true) });
-        }
+        w
     }
-    w
 }
 
 /// The families the samples come from, by name (for the model's notes).
