@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use quincunx::game::random::clock_seed;
 use quincunx::game::rules::Rules;
 use quincunx::tools::opening_gen;
-use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 use quincunx::tools::shard::Shard;
 

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
 use quincunx::tools::opening_gen;
-use quincunx::tools::random::clock_seed;
 use quincunx::tools::selfplay::MoveLimit;
 use quincunx::tools::selfplay::RunError;
 use quincunx::tools::shard::Shard;

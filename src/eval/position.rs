@@ -31,6 +31,7 @@ use crate::eval::model::{Evaluator, FamilyTables};
 use crate::eval::terms::{ComboEntry, MOVER, WAITER, WEIGHT, combo_index};
 use crate::game::board::{Board, CaptureRule, Cell, Color, Pos};
 use crate::game::pattern::{Class, Patterns, Shape};
+use crate::game::random::{GOLDEN, scramble};
 use crate::game::rules::Variant;
 
 mod refresh;
@@ -129,13 +130,11 @@ struct Frame {
     captured: [u32; 2],
 }
 
-/// A hash key per (cell, colour): splitmix64 of the index, so no table is needed.
+/// A hash key per (cell, colour): splitmix64's output for the index (the generator's k-th output from
+/// state 0, k = 2·index + colour + 1), so no table is needed.
 #[inline]
 fn zobrist(idx: usize, c: usize) -> u64 {
-    let mut z = (idx as u64 * 2 + c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    scramble((idx as u64 * 2 + c as u64 + 1).wrapping_mul(GOLDEN))
 }
 
 const SIDE_KEY: u64 = 0x5bd1_e995_1234_5678;

@@ -44,6 +44,14 @@ impl Color {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The colour's name as the tools write it: `black`, `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
 }
 
 /// What a cell holds. `Wall` is a cell nobody may use: off the board, or a field-3 cell of a BOARD.

@@ -20,11 +20,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::eval::position::Position;
 use crate::game::pattern::Patterns;
+use crate::game::random::Rng;
 use crate::game::rules::{Rules, Variant};
 use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
-use crate::tools::random::Rng;
 use crate::tools::selfplay::{GameRecord, RunError, work_through, write_line};
 use crate::tools::shard::Shard;
 use crate::tools::train;

@@ -5,8 +5,7 @@
 //! and balanced random ones: [`opening_gen`]) and records ([`record`]), scripted protocol sessions
 //! ([`script`]), `play` ([`play`]), the analysis of recorded games ([`analyze`]), self-play for
 //! training data ([`selfplay`]), the fits of the evaluation ([`train`]) and of the move prior
-//! ([`prior_fit`]) to it, and SPSA over the search's parameters ([`tune`]); their one seeded
-//! generator is [`random`]. The engine core never imports these.
+//! ([`prior_fit`]) to it, and SPSA over the search's parameters ([`tune`]). The engine core never imports these.
 
 pub mod analyze;
 pub mod calibrate;
@@ -18,7 +17,6 @@ pub mod opening_gen;
 pub mod play;
 pub mod prior_fit;
 pub mod process;
-pub mod random;
 pub mod record;
 pub mod referee;
 pub mod results;
@@ -29,16 +27,8 @@ pub mod tournament;
 pub mod train;
 pub mod tune;
 
-use crate::game::rules::Rules;
-
 /// `n` and `word` agreeing: `1 stone`, `2 stones` (the plural by an `s`).
 pub fn plural(n: impl Into<u64>, word: &str) -> String {
     let n = n.into();
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-/// The board side every tool uses when none is given: [`Rules::default_side`] (which the brain's own
-/// command line uses too, where `tools` is not built).
-pub fn default_side(rules: &Rules) -> usize {
-    rules.default_side()
 }

@@ -31,12 +31,12 @@ use rayon::prelude::*;
 use crate::eval::position::Position;
 use crate::game::board::{Board, Color, Pos};
 use crate::game::pattern::Patterns;
+use crate::game::random::Rng;
 use crate::game::rules::{Rules, Variant};
 use crate::search::tt::Tt;
 use crate::search::{self, Setup};
 use crate::threat::{Solver, ThreatLimits, five_points};
 use crate::tools::opening::stone_error;
-use crate::tools::random::Rng;
 
 /// Stones per opening unless asked otherwise.
 pub const DEFAULT_STONES: (usize, usize) = (3, 10);

@@ -28,12 +28,12 @@ use std::sync::{Barrier, Mutex, MutexGuard};
 use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
+use crate::game::random::Rng;
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::live;
 use crate::tools::opening::{Opening, check_stones};
 use crate::tools::opening_gen::{GenConfig, generate};
 use crate::tools::plural;
-use crate::tools::random::Rng;
 use crate::tools::record::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_watched};
 use crate::tools::shard::Shard;

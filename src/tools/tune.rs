@@ -18,10 +18,10 @@ use std::fmt;
 use std::io::Write;
 
 use crate::game::board::Color;
+use crate::game::random::Rng;
 use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
 use crate::tools::opening_gen::{self, GenConfig};
-use crate::tools::random::Rng;
 use crate::tools::selfplay::{MoveLimit, RunError, play_game};
 use crate::tools::shard::Shard;
 

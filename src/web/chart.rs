@@ -96,7 +96,7 @@ pub fn of_notes(game: &Game) -> Option<Chart> {
 
 fn chart_of(r: &report::Report, title: &str, why: Option<String>) -> Chart {
     let result = match r.winner {
-        Some(c) => format!("{} wins", crate::tools::analyze::records::name(c)),
+        Some(c) => format!("{} wins", c.name()),
         None => "no winner".into(),
     };
     let result = match why {

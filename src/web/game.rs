@@ -14,7 +14,6 @@ use std::fmt;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
 use crate::tools::analyze::records::{self, Recorded, Replayed};
-use crate::tools::default_side;
 use crate::tools::live::Note;
 use crate::tools::record::GameRecord;
 
@@ -105,7 +104,7 @@ impl Game {
 
     /// A new game of `rules` on the board they play on by default.
     pub fn default_for(rules: Rules) -> Game {
-        let side = default_side(&rules);
+        let side = rules.default_side();
         Game::new(rules, side, side).unwrap_or_else(|_| unreachable!("the default sides are in range"))
     }
 
@@ -294,7 +293,7 @@ impl Game {
             None => return refuse("the record holds no game"),
         };
         let rules = recorded.rules.unwrap_or(rules);
-        let (w, h) = recorded.size.unwrap_or_else(|| (default_side(&rules), default_side(&rules)));
+        let (w, h) = recorded.size.unwrap_or_else(|| (rules.default_side(), rules.default_side()));
         let empty = Game::new(rules, w, h)?;
         let replayed: Replayed =
             records::replay(&recorded, rules, w, h).map_err(|e| GameError(e.to_string()))?;

@@ -219,7 +219,7 @@ fn fresh_game(
         }
         rules.line = k;
     }
-    let side = size.unwrap_or_else(|| crate::tools::default_side(&rules));
+    let side = size.unwrap_or_else(|| rules.default_side());
     Game::new(rules, width.unwrap_or(side), height.unwrap_or(side))
 }
 

@@ -676,10 +676,6 @@ fn told_eval(g: &Game) -> Option<i32> {
     })
 }
 
-fn colour_name(c: Color) -> &'static str {
-    crate::tools::analyze::records::name(c)
-}
-
 impl View {
     fn of(s: &State, engine: &str, roster: &Roster) -> View {
         let board = s.game.board();
@@ -719,7 +715,7 @@ impl View {
             moves: s.game.moves.iter().map(|&p| point(p)).collect(),
             cursor: s.game.cursor,
             setup: s.game.start.stone_count(),
-            to_move: colour_name(mover),
+            to_move: mover.name(),
             captures: [board.captured(Color::Black), board.captured(Color::White)],
             forbidden: if ending.is_none() {
                 s.game.rules.forbidden_points(&board).into_iter().map(point).collect()
@@ -727,7 +723,7 @@ impl View {
                 vec![]
             },
             ending: ending.map(|e| EndingView {
-                winner: e.winner.map(colour_name),
+                winner: e.winner.map(Color::name),
                 line: e.line.into_iter().map(point).collect(),
                 reason: e.reason,
             }),

@@ -23,9 +23,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::game::rules::Rules;
-use crate::tools::default_side;
 use judge::Judge;
-use records::{RecordError, Recorded, name, replay};
+use records::{RecordError, Recorded, replay};
 use report::{Report, analyse, summary, table};
 
 /// Marks start at this loss (`analyze --margin`).
@@ -131,7 +130,7 @@ fn one_game(
         }
         (None, None) => Rules::default(),
     };
-    let side = default_side(&rules);
+    let side = rules.default_side();
     let (w, h) = opts.size.or(game.size).unwrap_or((side, side));
     let replayed = replay(game, rules, w, h).map_err(|e| e.to_string())?;
     let recorded_winner = game.winner.flatten();
@@ -164,7 +163,7 @@ fn one_game(
 fn result_text(game: &Recorded, report: &Report) -> String {
     match (&game.result, report.winner) {
         (Some(r), _) => format!("result {r}"),
-        (None, Some(c)) => format!("{} won", name(c)),
+        (None, Some(c)) => format!("{} won", c.name()),
         (None, None) => "no result".into(),
     }
 }

@@ -189,15 +189,15 @@ pub fn replay(game: &Recorded, rules: Rules, width: usize, height: usize) -> Res
         .set_position(&black, &white, &[])
         .map_err(|e| RecordError::game(n, format!("set-up stones: {e}")))?;
     let start = board.clone();
-    let (mut moves, mut decided) = (vec![], None);
+    let (mut moves, mut decided) = (vec![], None::<Color>);
     for (i, (point, color)) in game.moves.iter().enumerate() {
         let fail = |what: String| RecordError { game: Some(n), mv: Some((i + 1, point.name())), what };
         let mover = board.side_to_move();
         if let Some(winner) = decided {
-            return Err(fail(format!("the game was over: {} had won", name(winner))));
+            return Err(fail(format!("the game was over: {} had won", winner.name())));
         }
         if color.is_some_and(|c| c != mover) {
-            return Err(fail(format!("it is {}'s turn", name(mover))));
+            return Err(fail(format!("it is {}'s turn", mover.name())));
         }
         let verdict =
             board.pos(point.x, point.y).filter(|&p| board.is_empty(p)).map(|p| rules.verdict(&board, p));
@@ -217,14 +217,6 @@ pub fn replay(game: &Recorded, rules: Rules, width: usize, height: usize) -> Res
         moves.push(p);
     }
     Ok(Replayed { rules, start, moves, decided })
-}
-
-/// A colour's name as the tables write it.
-pub fn name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }
 
 /// SGF: a collection of game trees; each game is its main line (the first variation wherever there

@@ -16,7 +16,7 @@ use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{Rules, Verdict};
 use crate::tools::analyze::judge::{Judge, Opinion};
-use crate::tools::analyze::records::{Replayed, name};
+use crate::tools::analyze::records::Replayed;
 
 /// Values are clipped to ±`CLIP` for the marks and the picture: past it the game is as good as decided
 /// (a position's evaluation spreads about 260 either way), and proven results sit at the ends.
@@ -203,7 +203,7 @@ pub fn table(report: &Report) -> String {
             s,
             "{:>4}  {:<5}  {:<6} {:>7} {:>7}  {:<6} {}",
             r.number,
-            name(r.color),
+            r.color.name(),
             r.played.notation(),
             value(r.before),
             value(r.after),
@@ -269,10 +269,10 @@ pub fn summary(report: &Report) -> String {
     match (turn(report), report.winner) {
         (Turn::At(i), _) => {
             let r = &report.rows[i - 1];
-            let _ = write!(s, "; turned at move {} ({} {})", r.number, name(r.color), r.played.notation());
+            let _ = write!(s, "; turned at move {} ({} {})", r.number, r.color.name(), r.played.notation());
         }
         (Turn::Throughout, Some(c)) => {
-            let _ = write!(s, "; {} ahead throughout", name(c));
+            let _ = write!(s, "; {} ahead throughout", c.name());
         }
         _ => s.push_str("; turned at move -"),
     }

@@ -12,7 +12,6 @@
 use std::fmt::Write as _;
 
 use crate::game::board::Color;
-use crate::tools::analyze::records::name;
 use crate::tools::analyze::report::{CLIP, Report, Row, on_chart};
 
 pub const WIDTH: f64 = 820.0;
@@ -188,7 +187,7 @@ fn point_title(r: &Row) -> String {
     let mut t = format!(
         "{}. {} {}: {} -> {} (best {best})",
         r.number,
-        name(r.color),
+        r.color.name(),
         r.played.notation(),
         value(r.before),
         value(r.after)

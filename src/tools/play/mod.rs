@@ -17,8 +17,8 @@ use anyhow::{Result, bail};
 
 use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos};
+use crate::game::random::{Rng, clock_seed};
 use crate::game::rules::{OpeningError, Rules, Variant, Verdict, tournament_opening};
-use crate::tools::random::{Rng, clock_seed};
 
 /// `writeln!` for messages: the text is wrapped to the screen's width (see [`screen::wrap`]).
 macro_rules! say {
@@ -113,7 +113,7 @@ impl PlayOptions {
     /// Pente family as its boards are).
     pub fn start(&self) -> Result<Tournament> {
         let rules = self.rules.unwrap_or_default();
-        let size = self.size.unwrap_or(crate::tools::default_side(&rules));
+        let size = self.size.unwrap_or(rules.default_side());
         if !(MIN_SIDE..=MAX_SIDE).contains(&size) {
             bail!("--size {size}: the board is {MIN_SIDE} to {MAX_SIDE} wide");
         }

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use super::screen::{cell_name, parse_cell};
 use super::{PlayConfig, Tournament, Who};
 use crate::game::board::{MAX_SIDE, MIN_SIDE};
+use crate::game::random::Rng;
 use crate::game::rules::Rules;
-use crate::tools::random::Rng;
 
 impl Tournament {
     /// The text `save` writes.

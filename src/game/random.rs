@@ -1,8 +1,21 @@
-//! The manager side's one seeded generator (splitmix64): the `play` coin, the match's opening shuffle
-//! and the opening generator all draw from it, so a seed names the same choices on every machine.
+//! The one seeded generator (splitmix64): the `play` coin, the match's opening shuffle and the opening
+//! generator all draw from it, so a seed names the same choices on every machine. Its output function
+//! ([`scramble`]) also makes the position's hash keys, from the cell's index instead of a state.
 //!
 //! Invariant: the whole state is one `u64` ([`Rng::state`]); a generator rebuilt from a saved state
 //! with [`Rng::new`] goes on exactly where the saved one stopped. It is not for cryptography.
+
+/// splitmix64's step: 2^64 divided by the golden ratio, odd, so the states run through every `u64`.
+pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// splitmix64's output function: a bijection of `u64` that spreads every input bit over the output, so
+/// consecutive inputs give unrelated outputs.
+#[inline]
+pub fn scramble(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rng {
@@ -21,11 +34,8 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.state = self.state.wrapping_add(GOLDEN);
+        scramble(self.state)
     }
 
     /// A number in `0..n` (0 when `n` is 0): the high word of a 64x64-bit product (Lemire's
