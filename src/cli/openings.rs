@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use quincunx::game::random::clock_seed;
-use quincunx::tools::opening::{offset_line, pos_line};
 use quincunx::tools::opening_gen::{self, GenConfig};
+use quincunx::tools::record::opening::{offset_line, pos_line};
 
 use quincunx::tools::plural;
 

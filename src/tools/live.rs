@@ -33,7 +33,7 @@ use crate::eval::score::{WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
 use crate::tools::analyze::judge::{message_depth, message_score, score_word};
-use crate::tools::record::OutputError;
+use crate::tools::record::write::OutputError;
 use crate::tools::referee::{GameResult, GameSettings, Played};
 use crate::tools::results::{escape_line, unescape_line};
 
@@ -321,7 +321,7 @@ fn move_words(rest: &str) -> Result<(Pos, Note), String> {
 mod tests {
     use super::*;
     use crate::tools::process::StderrMode;
-    use crate::tools::record::GameRecord;
+    use crate::tools::record::write::GameRecord;
     use crate::tools::referee::Ending;
 
     fn settings(rules: Rules) -> GameSettings {

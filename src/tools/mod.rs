@@ -12,7 +12,6 @@ pub mod calibrate;
 pub mod elo;
 pub mod label;
 pub mod live;
-pub mod opening;
 pub mod opening_gen;
 pub mod play;
 pub mod prior_fit;

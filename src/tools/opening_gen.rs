@@ -36,7 +36,7 @@ use crate::game::rules::{Rules, Variant};
 use crate::search::tt::Tt;
 use crate::search::{self, Setup};
 use crate::threat::{Solver, ThreatLimits, five_points};
-use crate::tools::opening::stone_error;
+use crate::tools::record::opening::stone_error;
 
 /// Stones per opening unless asked otherwise.
 pub const DEFAULT_STONES: (usize, usize) = (3, 10);
@@ -330,7 +330,7 @@ pub fn generate(cfg: &GenConfig, count: usize) -> Result<Vec<Vec<Pos>>, GenError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::opening::check_stones;
+    use crate::tools::record::opening::check_stones;
 
     fn config(rules: Rules, width: usize, height: usize, seed: u64) -> GenConfig {
         GenConfig::new(rules, width, height, seed)

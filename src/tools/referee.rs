@@ -28,7 +28,7 @@ use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::renju::Forbidden;
 use crate::game::rules::{Rules, Variant, Verdict};
 use crate::tools::process::{Brain, Received, StderrMode, parse_move};
-use crate::tools::record::GameRecord;
+use crate::tools::record::write::GameRecord;
 
 /// The conditions of every game of a match.
 #[derive(Clone, Debug)]

@@ -31,10 +31,10 @@ use crate::game::board::{Color, Pos};
 use crate::game::random::Rng;
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::live;
-use crate::tools::opening::{Opening, check_stones};
 use crate::tools::opening_gen::{GenConfig, generate};
 use crate::tools::plural;
-use crate::tools::record::{OutputError, Recorder};
+use crate::tools::record::opening::{Opening, check_stones};
+use crate::tools::record::write::{OutputError, Recorder};
 use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_watched};
 use crate::tools::shard::Shard;
 
@@ -750,7 +750,7 @@ mod tests {
     use super::*;
     use crate::game::rules::Rules;
     use crate::tools::process::StderrMode;
-    use crate::tools::record::GameRecord;
+    use crate::tools::record::write::GameRecord;
 
     #[test]
     fn shuffle_is_a_permutation_and_repeatable() {
@@ -833,7 +833,8 @@ mod tests {
                 stderr: StderrMode::Ignore,
             },
             games_per_pair: 2,
-            openings: crate::tools::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n").unwrap(),
+            openings: crate::tools::record::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n")
+                .unwrap(),
             fresh: None,
             shuffle_seed: None,
             concurrency: 1,

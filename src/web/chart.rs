@@ -13,8 +13,8 @@ use crate::game::board::{Board, Color};
 use crate::game::rules::Rules;
 use crate::tools::analyze::DEFAULT_MARGIN;
 use crate::tools::analyze::judge::{Judge, Opinion};
-use crate::tools::analyze::records::Replayed;
 use crate::tools::analyze::{report, svg};
+use crate::tools::record::read::Replayed;
 use crate::web::game::Game;
 
 /// A finished game's analysis, for the page.

@@ -13,9 +13,9 @@ use std::fmt;
 
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::tools::analyze::records::{self, Recorded, Replayed};
 use crate::tools::live::Note;
-use crate::tools::record::GameRecord;
+use crate::tools::record::read::{self as records, Recorded, Replayed};
+use crate::tools::record::write::GameRecord;
 
 /// Why a request about the game was refused: said to the person as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]

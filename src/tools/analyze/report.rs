@@ -16,7 +16,7 @@ use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{Rules, Verdict};
 use crate::tools::analyze::judge::{Judge, Opinion};
-use crate::tools::analyze::records::Replayed;
+use crate::tools::record::read::Replayed;
 
 /// Values are clipped to ±`CLIP` for the marks and the picture: past it the game is as good as decided
 /// (a position's evaluation spreads about 260 either way), and proven results sit at the ends.

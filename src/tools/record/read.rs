@@ -1,6 +1,6 @@
-//! Reading game records for `analyze`: PSQ as Piskvork writes it, SGF as c-gomoku-cli and our `match`
+//! Reading game records (for `analyze` and the board): PSQ as Piskvork writes it, SGF as c-gomoku-cli and our `match`
 //! write it (one or many games a file), and plain move lists in pos notation (one game a line).
-//! Writing records is [`crate::tools::record`]; this reads them back.
+//! Writing records is [`super::write`]; this reads them back.
 //!
 //! Reading only takes the text apart: a game becomes a [`Recorded`], its points as the record wrote
 //! them (not yet checked against any board) and what it says of the board, the rules, the players and
@@ -336,7 +336,7 @@ mod sgf {
     /// write; from 26 on, `A` to `Z`). An empty value or `tt` is a pass, which gomoku does not have.
     fn point(v: &str) -> Option<Point> {
         let b = v.trim().as_bytes();
-        let coord = |c: u8| crate::tools::record::sgf_value(c).map(|v| v as i64);
+        let coord = |c: u8| crate::tools::record::write::sgf_value(c).map(|v| v as i64);
         match b {
             [x, y] => Some(Point { x: coord(*x)?, y: coord(*y)?, text: v.trim().to_string() }),
             _ => None,
@@ -463,7 +463,7 @@ mod sgf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::record::GameRecord;
+    use crate::tools::record::write::GameRecord;
 
     fn recorded() -> GameRecord {
         let moves = ["h8", "i9", "h9"].map(|m| (Pos::from_notation(m).unwrap(), 5)).to_vec();
