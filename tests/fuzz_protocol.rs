@@ -193,7 +193,7 @@ fn a_bad_line_gets_one_answer_and_changes_nothing() {
         }
         let a: Vec<String> = run_session(base).lines().map(String::from).collect();
         let b: Vec<String> = run_session(injected).lines().map(String::from).collect();
-        if a.iter().any(|l| quincunx::tools::process::parse_move(l).is_some()) {
+        if a.iter().any(|l| quincunx::tools::client::process::parse_move(l).is_some()) {
             with_moves += 1;
         }
         assert_eq!(b.len(), a.len() + 1, "seed {seed}: one more line expected\nbase: {a:?}\ninjected: {b:?}");

@@ -8,8 +8,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use quincunx::game::rules::Rules;
-use quincunx::tools::process::StderrMode;
-use quincunx::tools::referee::{Fault, GameSettings};
+use quincunx::tools::client::process::StderrMode;
+use quincunx::tools::client::referee::{Fault, GameSettings};
 use quincunx::tools::shard::Shard;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
 

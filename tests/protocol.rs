@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use quincunx::tools::process::StderrMode;
+use quincunx::tools::client::process::StderrMode;
 use quincunx::tools::script::{Script, run};
 
 /// The players, by the name shown in brackets, with the engine arguments that choose them.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use quincunx::tools::process::StderrMode;
+use quincunx::tools::client::process::StderrMode;
 use quincunx::tools::script::{Failure, Report, Script, Step, run};
 
 const GAME: &str = "\

@@ -8,11 +8,11 @@ use clap::ArgMatches;
 use clap::parser::ValueSource;
 use quincunx::game::random::clock_seed;
 use quincunx::game::rules::{Rules, Variant};
+use quincunx::tools::client::process::StderrMode;
+use quincunx::tools::client::referee::GameSettings;
 use quincunx::tools::elo::Sprt;
 use quincunx::tools::opening_gen::GenConfig;
-use quincunx::tools::process::StderrMode;
 use quincunx::tools::record::opening::parse_openings;
-use quincunx::tools::referee::GameSettings;
 use quincunx::tools::shard::Shard;
 use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use quincunx::tools::process::StderrMode;
+use quincunx::tools::client::process::StderrMode;
 
 use crate::cli::{EngineCommand, StderrArgs, engine_command};
 

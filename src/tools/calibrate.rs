@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::board::{Board, Cell};
 use crate::game::rules::Rules;
-use crate::tools::process::{Brain, Received, StderrMode, parse_move};
+use crate::tools::client::process::{Brain, Received, StderrMode, parse_move};
 
 /// A turn limit no calibrated search reaches: the node count alone ends the thought.
 const TURN_MS: u64 = 600_000;

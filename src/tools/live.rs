@@ -32,9 +32,9 @@ use crate::brain::command::clip;
 use crate::eval::score::{WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
-use crate::tools::analyze::judge::{message_depth, message_score, score_word};
+use crate::tools::client::judge::{message_depth, message_score, score_word};
+use crate::tools::client::referee::{GameResult, GameSettings, Played};
 use crate::tools::record::write::OutputError;
-use crate::tools::referee::{GameResult, GameSettings, Played};
 use crate::tools::results::{escape_line, unescape_line};
 
 const HEADER: &str = "quincunx-live 1";
@@ -320,9 +320,9 @@ fn move_words(rest: &str) -> Result<(Pos, Note), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::process::StderrMode;
+    use crate::tools::client::process::StderrMode;
+    use crate::tools::client::referee::Ending;
     use crate::tools::record::write::GameRecord;
-    use crate::tools::referee::Ending;
 
     fn settings(rules: Rules) -> GameSettings {
         GameSettings {
@@ -376,7 +376,10 @@ mod tests {
         w.moved(2, &Played { side: Color::Black, point: pos("h8"), ms: 5, said: &forced });
         w.end(
             1,
-            &result(Some(Color::White), Ending::Fault(crate::tools::referee::Fault::Timeout, "9 ms".into())),
+            &result(
+                Some(Color::White),
+                Ending::Fault(crate::tools::client::referee::Fault::Timeout, "9 ms".into()),
+            ),
         )
         .unwrap();
         let text = std::fs::read(&path).unwrap();

@@ -9,15 +9,14 @@
 
 pub mod analyze;
 pub mod calibrate;
+pub mod client;
 pub mod elo;
 pub mod label;
 pub mod live;
 pub mod opening_gen;
 pub mod play;
 pub mod prior_fit;
-pub mod process;
 pub mod record;
-pub mod referee;
 pub mod results;
 pub mod script;
 pub mod selfplay;

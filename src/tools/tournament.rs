@@ -16,7 +16,7 @@
 //! a match always ends with its summary: a record that cannot be written stops the games still to be
 //! played and is reported with the summary ([`Summary::output_error`]).
 //!
-//! Invariant: the runner never waits on a brain without a deadline ([`crate::tools::referee`]), and every
+//! Invariant: the runner never waits on a brain without a deadline ([`crate::tools::client::referee`]), and every
 //! process it started is gone when [`run_match`] returns.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -29,13 +29,13 @@ use std::time::Instant;
 
 use crate::game::board::{Color, Pos};
 use crate::game::random::Rng;
+use crate::tools::client::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_watched};
 use crate::tools::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::live;
 use crate::tools::opening_gen::{GenConfig, generate};
 use crate::tools::plural;
 use crate::tools::record::opening::{Opening, check_stones};
 use crate::tools::record::write::{OutputError, Recorder};
-use crate::tools::referee::{Ending, Fault, GameResult, GameSettings, Seat, play_watched};
 use crate::tools::shard::Shard;
 
 #[derive(Clone, Debug)]
@@ -749,7 +749,7 @@ impl Summary {
 mod tests {
     use super::*;
     use crate::game::rules::Rules;
-    use crate::tools::process::StderrMode;
+    use crate::tools::client::process::StderrMode;
     use crate::tools::record::write::GameRecord;
 
     #[test]

@@ -12,8 +12,8 @@ use serde::Serialize;
 use crate::game::board::{Board, Color};
 use crate::game::rules::Rules;
 use crate::tools::analyze::DEFAULT_MARGIN;
-use crate::tools::analyze::judge::{Judge, Opinion};
 use crate::tools::analyze::{report, svg};
+use crate::tools::client::judge::{Judge, Opinion};
 use crate::tools::record::read::Replayed;
 use crate::web::game::Game;
 

@@ -11,9 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::board::{Color, Pos};
 use crate::player::DEFAULT_MEMORY;
+use crate::tools::client::process::StderrMode;
+use crate::tools::client::referee::{
+    Ending, GameResult, GameSettings, Seat, default_max_stones, play_watched,
+};
 use crate::tools::live::Note;
-use crate::tools::process::StderrMode;
-use crate::tools::referee::{Ending, GameResult, GameSettings, Seat, default_max_stones, play_watched};
 use crate::tools::tournament::EngineSpec;
 use crate::web::game::{Game, GameError};
 

@@ -15,7 +15,7 @@ use crate::game::rules::Rules;
 use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Progress, TOOL_MEMORY, Watch};
 use crate::search::SearchPlayer;
-use crate::tools::analyze::judge::{self, Judge};
+use crate::tools::client::judge::{self, Judge};
 
 /// How long a job may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! the mover's view, the preferred move and its marks, as a table on stdout (or `--out`) and an SVG
 //! chart per game.
 //!
-//! The parts: [`crate::tools::record::read`] reads and replays PSQ, SGF and move lists, [`judge`] asks the search or the
+//! The parts: [`crate::tools::record::read`] reads and replays PSQ, SGF and move lists, [`crate::tools::client::judge`] asks the search or the
 //! brain, [`report`] turns the answers into rows, marks and the table, [`svg`] draws the chart.
 //!
 //! Invariants: one game that cannot be read, replayed or judged is reported on stderr and the others
@@ -11,7 +11,6 @@
 //! move goes through the board's checks, every name is escaped in the picture); progress goes to
 //! stderr, results to the output.
 
-pub mod judge;
 pub mod report;
 pub mod svg;
 
@@ -22,8 +21,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::game::rules::Rules;
+use crate::tools::client::judge::{self, Judge};
 use crate::tools::record::read::{self as records, RecordError, Recorded, replay};
-use judge::Judge;
 use report::{Report, analyse, summary, table};
 
 /// Marks start at this loss (`analyze --margin`).

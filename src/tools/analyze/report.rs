@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use crate::eval::score::{WIN, WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{Rules, Verdict};
-use crate::tools::analyze::judge::{Judge, Opinion};
+use crate::tools::client::judge::{Judge, Opinion};
 use crate::tools::record::read::Replayed;
 
 /// Values are clipped to ±`CLIP` for the marks and the picture: past it the game is as good as decided

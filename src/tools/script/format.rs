@@ -20,7 +20,7 @@
 //! engine quincunx           the scenario is about pbrain-quincunx alone: skipped for other engines
 //! ```
 
-use crate::tools::process::parse_move;
+use crate::tools::client::process::parse_move;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::brain::command::Command;
 use crate::game::board::{Board, CaptureRule, Pos};
 use crate::game::rules::Rules;
-use crate::tools::process::{Brain, MAX_SKIPPED_LINES, Received, StderrMode, is_chatter, parse_move};
+use crate::tools::client::process::{Brain, MAX_SKIPPED_LINES, Received, StderrMode, is_chatter, parse_move};
 
 /// How long an answer may take when the script does not say (`limit`).
 pub const DEFAULT_LIMIT_MS: u64 = 5_000;

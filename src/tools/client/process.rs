@@ -4,7 +4,7 @@
 //! The brain's stderr goes where its manager would put it ([`StderrMode`]): Piskvork gives it the pipe of
 //! stdout, so a stray line there is read as the answer.
 //!
-//! Used by the match runner and the script runner. Invariants:
+//! Used by the referee's seats, the script runner and calibration. Invariants:
 //! - no call waits past the deadline it is given, whatever the brain prints or fails to print;
 //! - a line longer than [`MAX_ANSWER_BYTES`] is cut there; a flood of skipped lines ends the wait;
 //! - dropping a [`Brain`] kills its whole process group (a brain that ignores END, or a wrapper script

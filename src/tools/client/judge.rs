@@ -14,8 +14,8 @@ use crate::game::rules::Rules;
 use crate::player::timeman::Budget;
 use crate::player::{DEFAULT_MEMORY, Limits, Player, Shortcut, TOOL_MEMORY};
 use crate::search::SearchPlayer;
-use crate::tools::process::StderrMode;
-use crate::tools::referee::{GameSettings, Seat};
+use crate::tools::client::process::StderrMode;
+use crate::tools::client::referee::{GameSettings, Seat};
 
 /// What a judge says of one position.
 #[derive(Clone, Debug, Default, PartialEq)]

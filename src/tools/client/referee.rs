@@ -12,7 +12,7 @@
 //! Whoever watches a game ([`play_watched`]) is told of each move as it is taken, with what the brain
 //! said before it, and may stop the game between two moves.
 //!
-//! A seat can also be asked about one position outside a game ([`Seat::consult`], for `analyze`), its
+//! A seat can also be asked about one position outside a game ([`Seat::consult`], for the judge of `analyze` and the board), its
 //! answer checked as a game's would be.
 //!
 //! Invariant: [`play_game`] returns within the sum of its time limits plus the start timeout, whatever
@@ -27,7 +27,7 @@ use crate::brain::command::clip;
 use crate::game::board::{Board, Cell, Color, Pos};
 use crate::game::renju::Forbidden;
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::tools::process::{Brain, Received, StderrMode, parse_move};
+use crate::tools::client::process::{Brain, Received, StderrMode, parse_move};
 use crate::tools::record::write::GameRecord;
 
 /// The conditions of every game of a match.
