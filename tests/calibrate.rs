@@ -3,7 +3,7 @@
 
 use quincunx::game::board::Board;
 use quincunx::game::rules::Rules;
-use quincunx::tools::calibrate::calibrate;
+use quincunx::tools::matches::calibrate::calibrate;
 
 #[test]
 fn every_position_is_timed_and_gives_a_count_for_a_time() {

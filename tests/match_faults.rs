@@ -9,9 +9,12 @@ use std::time::Duration;
 
 use quincunx::game::rules::Rules;
 use quincunx::tools::client::process::StderrMode;
+use quincunx::tools::client::referee::EngineSpec;
 use quincunx::tools::client::referee::{Fault, GameSettings};
-use quincunx::tools::shard::Shard;
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, MatchError, Summary, run_match};
+use quincunx::tools::matches::config::{MatchConfig, MatchError};
+use quincunx::tools::matches::run::run_match;
+use quincunx::tools::matches::shard::Shard;
+use quincunx::tools::matches::summary::Summary;
 
 fn fault_engine(name: &str) -> EngineSpec {
     let path =

@@ -10,7 +10,7 @@ use quincunx::eval::position::Position;
 use quincunx::game::board::{Color, Pos};
 use quincunx::game::rules::Rules;
 use quincunx::threat::five_points;
-use quincunx::tools::opening_gen::{assess, patterns};
+use quincunx::tools::matches::opening_gen::{assess, patterns};
 use quincunx::tools::record::opening::{check_stones, parse_openings};
 
 mod common;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use quincunx::game::board::Board;
-use quincunx::tools::calibrate::calibrate;
+use quincunx::tools::matches::calibrate::calibrate;
 
 use crate::cli::{EngineCommand, GameArgs, engine_command, usage, whole};
 

@@ -15,7 +15,7 @@ use anyhow::Result;
 use clap::ArgMatches;
 use quincunx::game::rules::Rules;
 use quincunx::tools::client::process::{StderrMode, split_command};
-use quincunx::tools::opening_gen::{self, GenConfig};
+use quincunx::tools::matches::opening_gen::{self, GenConfig};
 
 use crate::cli::{GameArgs, RuleGiven, parse_rule, whole};
 use crate::cli::{analyze, calibrate, label, matches, openings, play, script, selfplay, train, tune};

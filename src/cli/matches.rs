@@ -9,12 +9,14 @@ use clap::parser::ValueSource;
 use quincunx::game::random::clock_seed;
 use quincunx::game::rules::{Rules, Variant};
 use quincunx::tools::client::process::StderrMode;
+use quincunx::tools::client::referee::EngineSpec;
 use quincunx::tools::client::referee::GameSettings;
-use quincunx::tools::elo::Sprt;
-use quincunx::tools::opening_gen::GenConfig;
+use quincunx::tools::matches::config::MatchConfig;
+use quincunx::tools::matches::elo::Sprt;
+use quincunx::tools::matches::opening_gen::GenConfig;
+use quincunx::tools::matches::run::run_match;
+use quincunx::tools::matches::shard::Shard;
 use quincunx::tools::record::opening::parse_openings;
-use quincunx::tools::shard::Shard;
-use quincunx::tools::tournament::{EngineSpec, MatchConfig, run_match};
 
 use crate::cli::{
     EngineCommand, GameArgs, StderrArgs, check_gen, engine_command, num, stone_range, threads, usage, whole,
@@ -310,7 +312,7 @@ fn play(cfg: &MatchConfig, results: Option<PathBuf>) -> Result<()> {
     let mut errors = vec![];
     if let (Some(file), Some(path)) = (&mut results_file, &results) {
         use std::io::Write as _;
-        let text = quincunx::tools::results::Part::of(cfg, &summary).to_text();
+        let text = quincunx::tools::matches::results::Part::of(cfg, &summary).to_text();
         if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
             errors.push(format!("cannot write {}: {e}", path.display()));
         }
@@ -326,7 +328,7 @@ fn play(cfg: &MatchConfig, results: Option<PathBuf>) -> Result<()> {
 
 /// `match --merge`: the whole run's summary from its shards' results files.
 fn merge_command(files: &[PathBuf], by_opening: bool) -> Result<()> {
-    use quincunx::tools::results::{merge, parse};
+    use quincunx::tools::matches::results::{merge, parse};
     let mut parts = vec![];
     for path in files {
         let text =

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use quincunx::game::random::clock_seed;
-use quincunx::tools::opening_gen::{self, GenConfig};
+use quincunx::tools::matches::opening_gen::{self, GenConfig};
 use quincunx::tools::record::opening::{offset_line, pos_line};
 
-use quincunx::tools::plural;
+use quincunx::tools::matches::opening_gen::plural;
 
 use crate::cli::{GameArgs, check_gen, num, stone_range, usage, whole};
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::ArgMatches;
-use quincunx::tools::tournament::distinct_names;
+use quincunx::tools::client::referee::distinct_names;
 use quincunx::web::duel::Roster;
 use quincunx::web::game::Game;
 use quincunx::web::{ServeOptions, serve};

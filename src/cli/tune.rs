@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
-use quincunx::tools::opening_gen;
+use quincunx::tools::matches::opening_gen;
+use quincunx::tools::matches::shard::Shard;
 use quincunx::tools::selfplay::MoveLimit;
 use quincunx::tools::selfplay::RunError;
-use quincunx::tools::shard::Shard;
 use quincunx::tools::tune::{self, Schedule, TuneConfig, header_field};
 
 use crate::cli::params::nearest_param;

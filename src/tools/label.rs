@@ -25,8 +25,8 @@ use crate::game::rules::{Rules, Variant};
 use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
+use crate::tools::matches::shard::Shard;
 use crate::tools::selfplay::{GameRecord, RunError, work_through, write_line};
-use crate::tools::shard::Shard;
 use crate::tools::train;
 
 /// Memory for a label's search: a 16 MB table, as the games had.

@@ -26,8 +26,8 @@ use crate::game::rules::{Rules, Verdict};
 use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
-use crate::tools::opening_gen::{self, GenConfig};
-use crate::tools::shard::Shard;
+use crate::tools::matches::opening_gen::{self, GenConfig};
+use crate::tools::matches::shard::Shard;
 
 /// Games a batch: the openings generator draws a batch's openings at once.
 pub const BATCH: usize = 16;

@@ -12,11 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::game::board::{Color, Pos};
 use crate::player::DEFAULT_MEMORY;
 use crate::tools::client::process::StderrMode;
+use crate::tools::client::referee::EngineSpec;
 use crate::tools::client::referee::{
     Ending, GameResult, GameSettings, Seat, default_max_stones, play_watched,
 };
-use crate::tools::live::Note;
-use crate::tools::tournament::EngineSpec;
+use crate::tools::matches::live::Note;
 use crate::web::game::{Game, GameError};
 
 /// The brains a page may set against each other, and the clock they play by unless the page says.

@@ -1,5 +1,5 @@
 //! A running match followed from its live file (`serve --follow FILE`, written by `match --live
-//! FILE`): a thread reads what the match appends ([`crate::tools::live::Reader`]), the page lists the
+//! FILE`): a thread reads what the match appends ([`crate::tools::matches::live::Reader`]), the page lists the
 //! games, and the one chosen is brought onto the board and kept up to date while it is played.
 //!
 //! Invariants: the file is only read, never written, and what it holds cannot panic the server (the
@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::game::board::Color;
-use crate::tools::live::{LiveGame, Reader};
+use crate::tools::matches::live::{LiveGame, Reader};
 use crate::web::game::{Game, GameError};
 use crate::web::session::{Session, Source};
 

@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::game::board::{Board, Cell, Color, DIRECTIONS, MAX_SIDE, MIN_SIDE, Pos};
 use crate::game::rules::{Rules, Variant, Verdict};
-use crate::tools::live::Note;
+use crate::tools::matches::live::Note;
 use crate::tools::record::read::{self as records, Recorded, Replayed};
 use crate::tools::record::write::GameRecord;
 

@@ -599,3 +599,49 @@ fn ask(brain: &mut Brain, lines: &[String], limit_ms: u64, said: &mut Vec<String
     };
     (answer, started.elapsed().as_micros() as u64)
 }
+
+/// An engine as a match or the board names it: its name, its command line and its own node count.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub name: String,
+    pub command: Vec<String>,
+    /// Its `INFO max_node`, instead of the match's `GameSettings::max_nodes`.
+    pub nodes: Option<u64>,
+}
+
+impl EngineSpec {
+    pub fn new(name: impl Into<String>, command: Vec<String>) -> EngineSpec {
+        EngineSpec { name: name.into(), command, nodes: None }
+    }
+}
+
+/// The engines' names made distinct in order: the second `name` becomes `name#2`, the third `name#3`
+/// (skipping any such name already taken), so that two engines run from the same program can be told
+/// apart in the results and the records.
+pub fn distinct_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let mut candidate = name.clone();
+        let mut k = 1;
+        while out.contains(&candidate) || (k > 1 && names.contains(&candidate)) {
+            k += 1;
+            candidate = format!("{name}#{k}");
+        }
+        out.push(candidate);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_names_are_numbered() {
+        let names = |v: &[&str]| distinct_names(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["qx", "qx", "rival", "qx"]), ["qx", "qx#2", "rival", "qx#3"]);
+        // A name already given is not taken by a repeat.
+        assert_eq!(names(&["qx", "qx", "qx#2"]), ["qx", "qx#3", "qx#2"]);
+        assert_eq!(names(&["a", "b"]), ["a", "b"]);
+    }
+}

@@ -186,7 +186,11 @@ pub(super) fn play_round(
                 Some(undone) => {
                     board = t.board()?;
                     engine_score = None;
-                    say!(out, "Took back {}.", crate::tools::plural(undone as u64, "move"))?;
+                    say!(
+                        out,
+                        "Took back {}.",
+                        if undone == 1 { "1 move".to_string() } else { format!("{undone} moves") }
+                    )?;
                 }
                 None => say!(out, "Nothing to undo.")?,
             },

@@ -23,9 +23,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-use crate::tools::elo::{Sprt, SprtVerdict, Wld};
-use crate::tools::shard::Shard;
-use crate::tools::tournament::{MatchConfig, PairResult, Summary, TimeStats, pairings};
+use crate::tools::matches::config::{MatchConfig, pairings};
+use crate::tools::matches::elo::{Sprt, SprtVerdict, Wld};
+use crate::tools::matches::shard::Shard;
+use crate::tools::matches::summary::{PairResult, Summary, TimeStats};
 
 const HEADER: &str = "quincunx-match-results 1";
 

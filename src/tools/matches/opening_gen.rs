@@ -98,7 +98,7 @@ impl fmt::Display for GenError {
             GenError::TooFew { found, wanted, tried } => write!(
                 f,
                 "only {found} of {} {} balanced after {} (a wider margin or fewer stones finds more)",
-                crate::tools::plural(*wanted as u64, "opening"),
+                plural(*wanted as u64, "opening"),
                 if *found == 1 { "was" } else { "were" },
                 if *tried == 1 { "1 try".to_string() } else { format!("{tried} tries") }
             ),
@@ -186,7 +186,7 @@ pub fn check(cfg: &GenConfig) -> Result<Arc<Patterns>, GenError> {
     // At most half of the widest window, cut to the board, may be taken: the rest is drawn from.
     let side = window_side(hi) + 2;
     if 2 * hi > side.min(cfg.width) * side.min(cfg.height) {
-        let stones = crate::tools::plural(hi as u64, "stone");
+        let stones = plural(hi as u64, "stone");
         return bad(format!(
             "{stones} cannot be dropped in an opening of a {}x{} board",
             cfg.width, cfg.height
@@ -325,6 +325,13 @@ pub fn generate(cfg: &GenConfig, count: usize) -> Result<Vec<Vec<Pos>>, GenError
     }
     log::debug!("{count} openings from {tried} candidates");
     Ok(out)
+}
+
+/// `n` and `word` agreeing: `1 stone`, `2 openings` (the plural by an `s`), for the counts of stones and
+/// openings that the generator, the match and `openings` tell.
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]

@@ -34,8 +34,8 @@ use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
 use crate::tools::client::judge::{message_depth, message_score, score_word};
 use crate::tools::client::referee::{GameResult, GameSettings, Played};
+use crate::tools::matches::results::{escape_line, unescape_line};
 use crate::tools::record::write::OutputError;
-use crate::tools::results::{escape_line, unescape_line};
 
 const HEADER: &str = "quincunx-live 1";
 
