@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{output_within_deadline, scratch_dir};
-use quincunx::tools::selfplay::{GameRecord, read_file};
+use quincunx::tools::learn::selfplay::{GameRecord, read_file};
 
 fn run(args: &[&str], files: &[&Path]) -> std::process::Output {
     output_within_deadline(Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx")).args(args).args(files))

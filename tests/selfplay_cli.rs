@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{output_within_deadline, scratch_dir};
-use quincunx::tools::selfplay::{GameRecord, read_file};
+use quincunx::tools::learn::selfplay::{GameRecord, read_file};
 
 fn selfplay(out: &Path, games: usize, extra: &[&str]) -> std::process::Output {
     let games = games.to_string();

@@ -11,7 +11,7 @@ use common::{output_within_deadline, scratch_dir};
 use quincunx::eval::model::EvalModel;
 use quincunx::eval::policy::Prior;
 use quincunx::game::board::{Color, Pos};
-use quincunx::tools::selfplay::read_file;
+use quincunx::tools::learn::selfplay::read_file;
 
 fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::{output_within_deadline, scratch_dir};
-use quincunx::tools::tune::{Iteration, read_state};
+use quincunx::tools::learn::tune::{Iteration, read_state};
 
 fn binary(args: &[&str]) -> Output {
     output_within_deadline(Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx")).args(args))

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use quincunx::tools::label::{self, LabelConfig, Tally};
+use quincunx::tools::learn::label::{self, LabelConfig, Tally};
 use quincunx::tools::matches::shard::Shard;
-use quincunx::tools::selfplay;
+use quincunx::tools::learn::selfplay;
 
 use crate::cli::selfplay::continue_file;
 use crate::cli::{num, whole};

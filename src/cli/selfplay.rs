@@ -10,7 +10,7 @@ use quincunx::game::random::clock_seed;
 use quincunx::game::rules::Rules;
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
-use quincunx::tools::selfplay::{self, GameRecord, SelfplayConfig, Tally};
+use quincunx::tools::learn::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 
 use crate::cli::{num, parse_size, rule_of, stone_range, usage, whole};
 

@@ -6,10 +6,10 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use quincunx::eval::model::EvalModel;
 use quincunx::eval::policy::Prior;
-use quincunx::tools::label::LABELS_HEADER;
-use quincunx::tools::prior_fit::{self, PriorFitConfig};
-use quincunx::tools::selfplay::{GameRecord, read_file};
-use quincunx::tools::train::{self, FitConfig, families_of, flatten, unflatten};
+use quincunx::tools::learn::label::LABELS_HEADER;
+use quincunx::tools::learn::prior_fit::{self, PriorFitConfig};
+use quincunx::tools::learn::selfplay::{GameRecord, read_file};
+use quincunx::tools::learn::train::{self, FitConfig, families_of, flatten, unflatten};
 
 use crate::cli::{num, whole};
 

@@ -10,9 +10,9 @@ use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
-use quincunx::tools::selfplay::MoveLimit;
-use quincunx::tools::selfplay::RunError;
-use quincunx::tools::tune::{self, Schedule, TuneConfig, header_field};
+use quincunx::tools::learn::selfplay::MoveLimit;
+use quincunx::tools::learn::selfplay::RunError;
+use quincunx::tools::learn::tune::{self, Schedule, TuneConfig, header_field};
 
 use crate::cli::params::nearest_param;
 use crate::cli::train::positive;

@@ -1,20 +1,23 @@
-//! The manager side: programs that start brains and talk to them, and the terminal game. A brain process
-//! with deadlines on every read ([`process`]), one refereed game ([`referee`]), matches
-//! ([`tournament`]) with their statistics ([`elo`]), their results files, merged across machines
-//! ([`results`]) and their live file, written as they are played ([`live`]), openings ([`opening`],
-//! and balanced random ones: [`opening_gen`]) and records ([`record`]), scripted protocol sessions
-//! ([`script`]), `play` ([`play`]), the analysis of recorded games ([`analyze`]), self-play for
-//! training data ([`selfplay`]), the fits of the evaluation ([`train`]) and of the move prior
-//! ([`prior_fit`]) to it, and SPSA over the search's parameters ([`tune`]). The engine core never imports these.
+//! The manager side: programs that start brains and talk to them, and what they are for. Its rooms, each
+//! importing only from those before it (and from the engine): [`record`] (games and openings as files
+//! hold them), [`client`] (a brain process with deadlines, a refereed seat and game, the judge of a
+//! position), [`matches`] (matches, their statistics, results, shards, live file and fresh openings),
+//! [`learn`] (self-play, labels, the fits of the evaluation and the prior, SPSA tuning), and the
+//! programs on top: scripted protocol sessions ([`script`]), the terminal game ([`play`]) and the
+//! analysis of recorded games ([`analyze`]). The engine core never imports these; the board (`web`)
+//! uses `record`, `client`, `matches`' live file and `analyze`'s reporting.
+
+// In layer order, as in lib.rs: the blank lines keep rustfmt from sorting them.
+pub mod record;
+
+pub mod client;
+
+pub mod matches;
+
+pub mod learn;
+
+pub mod script;
+
+pub mod play;
 
 pub mod analyze;
-pub mod client;
-pub mod label;
-pub mod matches;
-pub mod play;
-pub mod prior_fit;
-pub mod record;
-pub mod script;
-pub mod selfplay;
-pub mod train;
-pub mod tune;

@@ -24,7 +24,7 @@ use crate::eval::score::WIN_THRESHOLD;
 use crate::game::board::Color;
 use crate::game::pattern::{Class, Patterns};
 use crate::game::rules::{Rules, Variant};
-use crate::tools::selfplay::GameRecord;
+use crate::tools::learn::selfplay::GameRecord;
 
 /// Values of a model, flattened: the cells, then the threat values, then the constants.
 const CELLS: usize = 4 * 2 * 2 * KEYS;
@@ -347,7 +347,7 @@ pub fn side_of(sample: &Sample) -> Option<Color> {
 mod tests {
     use super::*;
     use crate::game::board::{Board, Pos};
-    use crate::tools::selfplay::GameResult;
+    use crate::tools::learn::selfplay::GameResult;
 
     fn game(rule: &str, moves: &str, index: usize) -> GameRecord {
         let moves = Pos::parse_list(moves).expect("moves");

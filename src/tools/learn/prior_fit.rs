@@ -22,8 +22,8 @@ use crate::eval::position::Position;
 use crate::game::board::Pos;
 use crate::game::pattern::{Class, Patterns, Shape};
 use crate::game::rules::{Rules, Variant};
-use crate::tools::selfplay::GameRecord;
-use crate::tools::train::{Adam, patterns_for};
+use crate::tools::learn::selfplay::GameRecord;
+use crate::tools::learn::train::{Adam, patterns_for};
 
 /// A prior's numbers, flattened: line shapes, classes, pairs of shapes (each by role), distances.
 const SHAPE_AT: usize = 0;

@@ -26,8 +26,8 @@ use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
 use crate::tools::matches::shard::Shard;
-use crate::tools::selfplay::{GameRecord, RunError, work_through, write_line};
-use crate::tools::train;
+use crate::tools::learn::selfplay::{GameRecord, RunError, work_through, write_line};
+use crate::tools::learn::train;
 
 /// Memory for a label's search: a 16 MB table, as the games had.
 const MEMORY: u64 = 64 << 20;
@@ -165,7 +165,7 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::game::board::Pos;
-    use crate::tools::selfplay::GameResult;
+    use crate::tools::learn::selfplay::GameResult;
 
     /// A freestyle game with a shallow score on every move after a three-stone opening.
     fn game(index: usize) -> GameRecord {
