@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use quincunx::tools::learn::label::{self, LabelConfig, Tally};
-use quincunx::tools::matches::shard::Shard;
 use quincunx::tools::learn::selfplay;
+use quincunx::tools::matches::shard::Shard;
 
 use crate::cli::selfplay::continue_file;
 use crate::cli::{num, whole};

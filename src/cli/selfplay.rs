@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::game::rules::Rules;
+use quincunx::tools::learn::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
-use quincunx::tools::learn::selfplay::{self, GameRecord, SelfplayConfig, Tally};
 
 use crate::cli::{num, parse_size, rule_of, stone_range, usage, whole};
 

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
-use quincunx::tools::matches::opening_gen;
-use quincunx::tools::matches::shard::Shard;
 use quincunx::tools::learn::selfplay::MoveLimit;
 use quincunx::tools::learn::selfplay::RunError;
 use quincunx::tools::learn::tune::{self, Schedule, TuneConfig, header_field};
+use quincunx::tools::matches::opening_gen;
+use quincunx::tools::matches::shard::Shard;
 
 use crate::cli::params::nearest_param;
 use crate::cli::train::positive;

@@ -1,6 +1,6 @@
 //! The chart of a game as the page draws it: `analyze`'s judgement of every move by the board's
 //! engine ([`analysed`]), or, for a game engines played, the evaluations they told with their moves
-//! ([`of_notes`]); an SVG from `tools::analyze::svg` with the geometry that turns a click into a move.
+//! ([`of_notes`]); an SVG from `tools::analyze::chart` with the geometry that turns a click into a move.
 //!
 //! Invariant: a chart has one point per move of the game it was drawn for, the opening's stones
 //! included (a move with no value is a hollow point).
@@ -11,8 +11,7 @@ use serde::Serialize;
 
 use crate::game::board::{Board, Color};
 use crate::game::rules::Rules;
-use crate::tools::analyze::DEFAULT_MARGIN;
-use crate::tools::analyze::{report, svg};
+use crate::tools::analyze::{self, DEFAULT_MARGIN, Report, Row};
 use crate::tools::client::judge::{Judge, Opinion};
 use crate::tools::record::read::Replayed;
 use crate::web::game::Game;
@@ -41,7 +40,7 @@ pub fn analysed(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Chart, String> {
     let mut judge = Stoppable { inner: judge, stop };
-    report::analyse(game, winner, &mut judge, DEFAULT_MARGIN, progress)
+    analyze::analyse(game, winner, &mut judge, DEFAULT_MARGIN, progress)
         .map(|r| chart_of(&r, "the game", None))
 }
 
@@ -75,7 +74,7 @@ pub fn of_notes(game: &Game) -> Option<Chart> {
         return None;
     }
     let rows = (game.moves.iter().zip(&game.notes).enumerate())
-        .map(|(i, (&played, note))| report::Row {
+        .map(|(i, (&played, note))| Row {
             number: i + 1,
             color: game.mover(i),
             played,
@@ -89,12 +88,12 @@ pub fn of_notes(game: &Game) -> Option<Chart> {
         .collect();
     let at_end = Game { cursor: game.moves.len(), ..game.clone() };
     let ending = at_end.ending();
-    let r = report::Report { rows, winner: ending.as_ref().and_then(|e| e.winner) };
+    let r = Report { rows, winner: ending.as_ref().and_then(|e| e.winner) };
     let title = format!("{} v {}: their own evaluations", game.names[0], game.names[1]);
     Some(chart_of(&r, &title, ending.map(|e| e.reason)))
 }
 
-fn chart_of(r: &report::Report, title: &str, why: Option<String>) -> Chart {
+fn chart_of(r: &Report, title: &str, why: Option<String>) -> Chart {
     let result = match r.winner {
         Some(c) => format!("{} wins", c.name()),
         None => "no winner".into(),
@@ -104,10 +103,10 @@ fn chart_of(r: &report::Report, title: &str, why: Option<String>) -> Chart {
         None => result,
     };
     Chart {
-        svg: svg::chart(r, title, &result),
-        left: svg::LEFT,
-        plot_width: svg::WIDTH - svg::LEFT - svg::RIGHT,
-        width: svg::WIDTH,
+        svg: analyze::chart(r, title, &result),
+        left: analyze::LEFT,
+        plot_width: analyze::WIDTH - analyze::LEFT - analyze::RIGHT,
+        width: analyze::WIDTH,
         moves: r.rows.len(),
         mistakes: r.rows.iter().filter_map(|row| row.mistake.map(|m| (row.number, m))).collect(),
     }

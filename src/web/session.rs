@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::eval::score::score_text;
 use crate::game::board::{Color, Pos};
 use crate::game::rules::Rules;
-use crate::tools::analyze::report::on_chart;
+use crate::tools::analyze::on_chart;
 use crate::tools::record::read::Replayed;
 use crate::web::chart::{self, Chart};
 use crate::web::duel::{self, Roster};

@@ -3,16 +3,18 @@
 //! the mover's view, the preferred move and its marks, as a table on stdout (or `--out`) and an SVG
 //! chart per game.
 //!
-//! The parts: [`crate::tools::record::read`] reads and replays PSQ, SGF and move lists, [`crate::tools::client::judge`] asks the search or the
-//! brain, [`report`] turns the answers into rows, marks and the table, [`svg`] draws the chart.
+//! Reporting only: the records are read and replayed by [`crate::tools::record::read`], the positions
+//! judged by [`crate::tools::client::judge`] (the search or a brain); here `report` turns the answers
+//! into rows, marks and the table and `svg` draws the chart. The board draws the same chart, through
+//! the reporting API re-exported below, not through these modules.
 //!
 //! Invariants: one game that cannot be read, replayed or judged is reported on stderr and the others
 //! are still analysed (the run then ends with `Ok(false)`); nothing a record holds is trusted (every
 //! move goes through the board's checks, every name is escaped in the picture); progress goes to
 //! stderr, results to the output.
 
-pub mod report;
-pub mod svg;
+mod report;
+mod svg;
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -23,7 +25,13 @@ use anyhow::{Context, Result};
 use crate::game::rules::Rules;
 use crate::tools::client::judge::{self, Judge};
 use crate::tools::record::read::{self as records, RecordError, Recorded, replay};
-use report::{Report, analyse, summary, table};
+use report::{summary, table};
+
+// The reporting API that the board shares: the rows and marks of a game's analysis, the chart's
+// scale (values clipped to ±CLIP, so the board's cursor lines up with the chart's points) and the chart
+// itself with the geometry that turns a click into a move.
+pub use report::{CLIP, Report, Row, analyse, on_chart};
+pub use svg::{LEFT, RIGHT, WIDTH, chart};
 
 /// Marks start at this loss (`analyze --margin`).
 pub const DEFAULT_MARGIN: i32 = 150;

@@ -25,9 +25,9 @@ use crate::game::rules::{Rules, Variant};
 use crate::player::timeman::Budget;
 use crate::player::{Limits, Player, Shortcut};
 use crate::search::SearchPlayer;
-use crate::tools::matches::shard::Shard;
 use crate::tools::learn::selfplay::{GameRecord, RunError, work_through, write_line};
 use crate::tools::learn::train;
+use crate::tools::matches::shard::Shard;
 
 /// Memory for a label's search: a 16 MB table, as the games had.
 const MEMORY: u64 = 64 << 20;

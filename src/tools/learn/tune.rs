@@ -21,9 +21,9 @@ use crate::game::board::Color;
 use crate::game::random::Rng;
 use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
+use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game};
 use crate::tools::matches::opening_gen::{self, GenConfig};
 use crate::tools::matches::shard::Shard;
-use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game};
 
 /// Fishtest's exponents: a_k's decay (α) and c_k's (γ).
 pub const ALPHA: f64 = 0.602;

@@ -4,7 +4,7 @@
 //! balanced ones drawn afresh; their order (file order or a seeded shuffle) and its fingerprint, the
 //! same in every shard of a run. Why a match was not played is a [`MatchError`].
 //!
-//! Invariant: [`validate`] refuses every configuration that would make the match pointless (a move
+//! Invariant: `validate` refuses every configuration that would make the match pointless (a move
 //! limited by no clock included) before any engine is started.
 
 use std::fmt;

@@ -9,7 +9,7 @@
 //! never plays two games at once.
 //!
 //! Shards: `--shard K/N` plays the part of that very schedule whose opening pair k / 2 is K − 1 modulo
-//! N ([`Shard::owns`]), with the whole run's game numbers, openings and colours; its results are merged
+//! N ([`Shard::owns`](super::shard::Shard::owns)), with the whole run's game numbers, openings and colours; its results are merged
 //! by [`super::results`]. A shard never stops on the SPRT: only the merge sees all the games.
 //!
 //! Everything that can make a match pointless is checked before the first game is scored: the
