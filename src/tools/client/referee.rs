@@ -632,6 +632,47 @@ pub fn distinct_names(names: &[String]) -> Vec<String> {
     out
 }
 
+/// Fixtures for the tests of the rooms that play games: a 15x15 game's settings with nothing but a turn
+/// limit, and a game's result with no moves.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+
+    pub(crate) fn settings(rules: Rules, turn_ms: u64) -> GameSettings {
+        GameSettings {
+            rules,
+            width: 15,
+            height: 15,
+            turn_ms,
+            game_ms: 0,
+            tolerance_ms: 0,
+            start_timeout_ms: 0,
+            max_memory: 0,
+            threads: 0,
+            max_nodes: 0,
+            max_stones: 225,
+            pause_ms: 0,
+            stderr: StderrMode::Ignore,
+        }
+    }
+
+    pub(crate) fn result(winner: Option<Color>, ending: Ending) -> GameResult {
+        let record = GameRecord {
+            width: 15,
+            height: 15,
+            rule: 0,
+            black: String::new(),
+            white: String::new(),
+            setup: [vec![], vec![]],
+            moves: vec![],
+            opening_len: 0,
+            winner,
+            reason: String::new(),
+        };
+        GameResult { record, ending, winner, times: [vec![], vec![]] }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,7 +193,6 @@ pub(crate) fn pairings(n: usize, gauntlet: bool) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::game::rules::Rules;
-    use crate::tools::client::process::StderrMode;
 
     #[test]
     fn shuffle_is_a_permutation_and_repeatable() {
@@ -210,21 +209,7 @@ mod tests {
         let cfg = MatchConfig {
             engines: vec![EngineSpec::new("a", vec![]); 2],
             gauntlet: false,
-            game: GameSettings {
-                rules: Rules::default(),
-                width: 15,
-                height: 15,
-                turn_ms: 1000,
-                game_ms: 0,
-                tolerance_ms: 0,
-                start_timeout_ms: 0,
-                max_memory: 0,
-                threads: 0,
-                max_nodes: 0,
-                max_stones: 225,
-                pause_ms: 0,
-                stderr: StderrMode::Ignore,
-            },
+            game: crate::tools::client::referee::fixtures::settings(Rules::default(), 1000),
             games_per_pair: 2,
             openings: crate::tools::record::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n")
                 .unwrap(),

@@ -320,47 +320,17 @@ fn move_words(rest: &str) -> Result<(Pos, Note), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::client::process::StderrMode;
     use crate::tools::client::referee::Ending;
-    use crate::tools::record::write::GameRecord;
 
     fn settings(rules: Rules) -> GameSettings {
-        GameSettings {
-            rules,
-            width: 15,
-            height: 15,
-            turn_ms: 100,
-            game_ms: 0,
-            tolerance_ms: 0,
-            start_timeout_ms: 0,
-            max_memory: 0,
-            threads: 0,
-            max_nodes: 0,
-            max_stones: 225,
-            pause_ms: 0,
-            stderr: StderrMode::Ignore,
-        }
+        fixtures::settings(rules, 100)
     }
 
     fn pos(m: &str) -> Pos {
         Pos::from_notation(m).unwrap()
     }
 
-    fn result(winner: Option<Color>, ending: Ending) -> GameResult {
-        let record = GameRecord {
-            width: 15,
-            height: 15,
-            rule: 0,
-            black: String::new(),
-            white: String::new(),
-            setup: [vec![], vec![]],
-            moves: vec![],
-            opening_len: 0,
-            winner,
-            reason: String::new(),
-        };
-        GameResult { record, ending, winner, times: [vec![], vec![]] }
-    }
+    use crate::tools::client::referee::fixtures::{self, result};
 
     #[test]
     fn what_is_written_is_read_back_line_by_line_as_it_grows() {

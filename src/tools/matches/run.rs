@@ -361,7 +361,6 @@ fn progress_line(s: &Summary, job: &Job, r: &GameResult, began: Instant) -> Stri
 mod tests {
     use super::*;
     use crate::tools::matches::shard::Shard;
-    use crate::tools::record::write::GameRecord;
 
     #[test]
     fn shards_split_the_schedule_by_opening_pair() {
@@ -389,19 +388,7 @@ mod tests {
     }
 
     fn game(winner: Option<Color>) -> GameResult {
-        let record = GameRecord {
-            width: 15,
-            height: 15,
-            rule: 0,
-            black: String::new(),
-            white: String::new(),
-            setup: [vec![], vec![]],
-            moves: vec![],
-            opening_len: 0,
-            winner,
-            reason: String::new(),
-        };
-        GameResult { record, ending: Ending::Five, winner, times: [vec![], vec![]] }
+        crate::tools::client::referee::fixtures::result(winner, Ending::Five)
     }
 
     #[test]
