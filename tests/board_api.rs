@@ -471,10 +471,29 @@ fn a_match_is_followed_from_its_live_file_as_it_grows() {
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).unwrap();
         f.write_all(text.as_bytes()).unwrap();
     };
-    append("quincunx-live 1\ngame 1 freestyle 5 15x15 h8i9\nblack 1 one\nwhite 1 two\n");
-    append(
-        "move 1 h9 40 35 9\nmove 1 g10 50 -20 8\ngame 2 renju 5 15x15 -\nblack 2 two\nwhite 2 one\nmove 2 h8 1 0 0\nmove 1 j",
-    );
+    let game = |n: u32, rule: &str, opening: &str, black: &str, white: &str| {
+        format!(
+            r#"{{"event":"game","game":{n},"rule":"{rule}","line":5,"width":15,"height":15,"opening":"{opening}","black":"{black}","white":"{white}"}}"#
+        )
+    };
+    let mv = |n: u32, point: &str, ms: u32, eval: &str, depth: &str| {
+        format!(r#"{{"event":"move","game":{n},"point":"{point}","ms":{ms},"eval":{eval},"depth":{depth}}}"#)
+    };
+    append(&format!(
+        "{}\n{}\n",
+        r#"{"format":"quincunx-live","version":2}"#,
+        game(1, "freestyle", "h8i9", "one", "two")
+    ));
+    // The move after them arrives in two pieces.
+    let j10 = mv(1, "j10", 400, r#""10""#, "7");
+    let (next, last) = j10.split_at(40);
+    append(&format!(
+        "{}\n{}\n{}\n{}\n{next}",
+        mv(1, "h9", 40, r#""35""#, "9"),
+        mv(1, "g10", 50, r#""-20""#, "8"),
+        game(2, "renju", "", "two", "one"),
+        mv(2, "h8", 1, r#""0""#, "0"),
+    ));
     let s = server.wait_for("two games", |s| s["follow"]["games"] == 2);
     assert_eq!(s["follow"]["missing"], false);
     let (status, list) = server.get("/api/match");
@@ -500,10 +519,11 @@ fn a_match_is_followed_from_its_live_file_as_it_grows() {
     assert_eq!(s["eval"].as_i64(), Some(20));
     assert_eq!(server.post("/api/move", r#"{"point": "a1"}"#).0, 400);
     // The rest of a line counts once it is complete; the board follows the game to its end.
-    append("10 400 10 7\nmove 1 i10 1 +W3 0\n");
+    append(&format!("{last}\n{}\n", mv(1, "i10", 1, r#""+W3""#, "0")));
     let s = server.wait_for("the next moves", |s| move_count(s) == 6);
     assert_eq!((&s["moves"][4]["name"], s["cursor"].as_u64()), (&Value::from("j10"), Some(6)));
-    append("end 1 white white: no answer in time\n");
+    append(r#"{"event":"end","game":1,"winner":"white","reason":"white: no answer in time"}"#);
+    append("\n");
     let s = server.wait_for("the end", |s| s["watching"]["live"] == false);
     assert_eq!(
         (&s["ending"]["winner"], &s["ending"]["reason"]),
@@ -514,9 +534,9 @@ fn a_match_is_followed_from_its_live_file_as_it_grows() {
     assert!(list.contains("\"over\":true"), "{list}");
     // A game not in the file, or a bad line, is told; the game shown stays.
     assert_eq!(server.post("/api/follow", r#"{"game": 7}"#).0, 400);
-    append("move 2 h8 1 - -\n");
+    append(&format!("{}\n", mv(2, "h8", 1, "null", "null")));
     let s = server.wait_for("the bad line told", |s| s["follow"]["error"].is_string());
-    assert!(s["follow"]["error"].as_str().unwrap().starts_with("line 14"), "{s}");
+    assert!(s["follow"]["error"].as_str().unwrap().starts_with("line 10"), "{s}");
     assert_eq!(move_count(&s), 6);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -172,12 +172,12 @@ fn records_are_written_and_repeated_names_made_distinct() {
     assert_eq!(names, expected);
     // The live file has every game: its start, one line a move (as many as its record has), its end.
     let live = std::fs::read_to_string(&live).unwrap();
-    assert_eq!(live.lines().next(), Some("quincunx-live 1"));
+    let lines: Vec<serde_json::Value> = live.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((&lines[0]["format"], &lines[0]["version"]), (&"quincunx-live".into(), &2.into()));
     for (k, f) in files.iter().enumerate() {
         let record = std::fs::read_to_string(f).unwrap();
         let moves = record.lines().skip(1).take_while(|l| l.matches(',').count() == 2).count();
-        let of_game =
-            |key: &str| live.lines().filter(|l| l.starts_with(&format!("{key} {} ", k + 1))).count();
+        let of_game = |key: &str| lines.iter().filter(|l| l["event"] == key && l["game"] == k + 1).count();
         assert_eq!((of_game("game"), of_game("move"), of_game("end")), (1, moves, 1), "game {}", k + 1);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -379,7 +379,7 @@ fn files_of_other_runs_repeated_shards_and_bad_files_are_refused() {
         assert!(err.starts_with("Error: ") && err.contains(why), "{why}: {err}");
     };
     refused(&[&path("a.txt"), &path("other.txt")], "is not of the same run");
-    refused(&[&path("a.txt"), &path("whole.txt")], "shard count");
+    refused(&[&path("a.txt"), &path("whole.txt")], "shards");
     refused(&[&path("a.txt"), &path("a.txt")], "are both shard 1/2");
     std::fs::write(path("garbage.txt"), "1 2 3\n").unwrap();
     refused(&[&path("a.txt"), &path("garbage.txt")], "not a results file");

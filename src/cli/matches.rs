@@ -146,7 +146,7 @@ pub struct MatchArgs {
     /// the whole run's. The same options, --seed and --random included, on every machine
     #[arg(long, value_name = "K/N", value_parser = Shard::parse, verbatim_doc_comment)]
     shard: Option<Shard>,
-    /// Write the results for a program (and for --merge) to FILE: the run's identity,
+    /// Write the results for a program (and for --merge) to FILE, as JSON: the run's identity,
     /// W/L/D per pairing, colour and opening, faults, answer times
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     results: Option<PathBuf>,

@@ -19,8 +19,11 @@
 //! won pair as one observation: 15 won pairs give LLR 2.00 at elo0 = 0, elo1 = 50, short of the 2.94
 //! that accepts H1 at α = β = 0.05, where 30 won games give 4.01. The trinomial model stops such runs.
 
+use serde::{Deserialize, Serialize};
+
 /// Wins, losses and draws from one side's point of view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Wld {
     pub wins: u32,
     pub losses: u32,
@@ -155,7 +158,8 @@ pub fn score_of_elo(elo: f64) -> f64 {
 }
 
 /// An SPRT's hypotheses and error rates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
@@ -163,10 +167,13 @@ pub struct Sprt {
     pub beta: f64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SprtVerdict {
+    #[serde(rename = "h0")]
     AcceptH0,
+    #[serde(rename = "h1")]
     AcceptH1,
+    #[serde(rename = "continue")]
     Continue,
 }
 
@@ -180,15 +187,21 @@ impl Sprt {
             [e0, e1, a, b] => Sprt { elo0: *e0, elo1: *e1, alpha: *a, beta: *b },
             _ => return Err(format!("SPRT '{s}': expected elo0,elo1[,alpha,beta]")),
         };
-        let finite = sprt.elo0.is_finite() && sprt.elo1.is_finite();
-        let ok = finite
-            && sprt.elo0 < sprt.elo1
-            && (0.0..0.5).contains(&sprt.alpha)
-            && (0.0..0.5).contains(&sprt.beta);
-        if !ok || sprt.alpha == 0.0 || sprt.beta == 0.0 {
-            return Err(format!("SPRT '{s}': need finite elo0 < elo1 and 0 < alpha, beta < 0.5"));
-        }
+        sprt.check().map_err(|e| format!("SPRT '{s}': {e}"))?;
         Ok(sprt)
+    }
+
+    /// Whether its bounds make a test: finite elo0 < elo1 and 0 < alpha, beta < 0.5.
+    pub fn check(&self) -> Result<(), String> {
+        let finite = self.elo0.is_finite() && self.elo1.is_finite();
+        let ok = finite
+            && self.elo0 < self.elo1
+            && (0.0..0.5).contains(&self.alpha)
+            && (0.0..0.5).contains(&self.beta);
+        if !ok || self.alpha == 0.0 || self.beta == 0.0 {
+            return Err("need finite elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+        }
+        Ok(())
     }
 
     /// The acceptance bounds (lower, upper) of the LLR.

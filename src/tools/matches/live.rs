@@ -3,19 +3,16 @@
 //! FILE`) can show the games as they go. [`Writer`] writes it; [`Reader`] reads it piece by piece as it
 //! grows.
 //!
-//! The format is text, one line each, each line written whole (games played at once interleave):
-//! - `quincunx-live 1` first;
-//! - `game N RULE LINE WxH OPENING`: game N begins: the rule as `--rule` names it (`freestyle`,
-//!   `renju`, `pente`, ...), the line length, the board, the opening's stones in pos notation
-//!   (`h8i9j10`, black first) or `-`;
-//! - `black N NAME`, `white N NAME`: its players;
-//! - `move N POINT MS EVAL DEPTH`: a move of game N in pos notation, the ms its answer took, and the
-//!   evaluation (the mover's view, on the brain's own scale; `+W7` a win in 7 plies) and depth its
-//!   MESSAGE lines told before it, or `-` where they told none;
-//! - `end N WINNER REASON`: game N is over: `black`, `white` or `draw`, and why.
-//!
-//! Names and reasons run to the end of their line with `\`, newline and carriage return written as
-//! `\\`, `\n`, `\r`.
+//! The format is JSON lines (serde), each line written whole (games played at once interleave):
+//! - `{"format":"quincunx-live","version":2}` first;
+//! - `{"event":"game","game":N,"rule":R,"line":L,"width":W,"height":H,"opening":S,"black":B,"white":W}`:
+//!   game N begins: the rule as `--rule` names it (`freestyle`, `renju`, `pente`, ...), the line
+//!   length, the board, the opening's stones in pos notation (`h8i9j10`, black first, `""` for none)
+//!   and its players' names;
+//! - `{"event":"move","game":N,"point":P,"ms":T,"eval":E,"depth":D}`: a move in pos notation, the ms
+//!   its answer took, and the evaluation (the mover's view, on the brain's own scale; `"+W7"` a win in
+//!   7 plies) and depth its MESSAGE lines told before it, or `null` where they told none;
+//! - `{"event":"end","game":N,"winner":"black"|"white"|null,"reason":R}`: game N is over, and why.
 //!
 //! Invariants: the reader takes a line only once it is complete (a newline ends it), never panics on
 //! what it reads, and keeps every game consistent: a line it cannot take (unknown, of a game not
@@ -28,16 +25,53 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use serde::{Deserialize, Serialize};
+
 use crate::brain::command::clip;
 use crate::eval::score::{WIN_THRESHOLD, score_text};
 use crate::game::board::{Board, Color, Pos};
 use crate::game::rules::{MAX_LINE, MIN_LINE, Rules, Variant};
 use crate::tools::client::judge::{message_depth, message_score, score_word};
 use crate::tools::client::referee::{GameResult, GameSettings, Played};
-use crate::tools::matches::results::{escape_line, unescape_line};
 use crate::tools::record::write::OutputError;
 
-const HEADER: &str = "quincunx-live 1";
+const FORMAT: &str = "quincunx-live";
+const VERSION: u32 = 2;
+
+/// The first line: what the file is.
+#[derive(Serialize, Deserialize)]
+struct Kind {
+    format: String,
+    version: u32,
+}
+
+/// One line after the first.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase", deny_unknown_fields)]
+enum Line {
+    Game {
+        game: usize,
+        rule: String,
+        line: u8,
+        width: usize,
+        height: usize,
+        opening: String,
+        black: String,
+        white: String,
+    },
+    Move {
+        game: usize,
+        point: String,
+        ms: u64,
+        eval: Option<String>,
+        depth: Option<i32>,
+    },
+    End {
+        game: usize,
+        winner: Option<String>,
+        reason: String,
+    },
+}
 
 /// What a move's brain told of it: the ms its answer took, its evaluation (the mover's view) and the
 /// depth of its search, when its MESSAGE lines said.
@@ -97,13 +131,14 @@ impl Writer {
     /// found before the first game.
     pub fn create(path: &Path) -> Result<Writer, OutputError> {
         let mut file = File::create(path).map_err(|e| OutputError::new(path, &e))?;
-        writeln!(file, "{HEADER}").map_err(|e| OutputError::new(path, &e))?;
+        let kind = Kind { format: FORMAT.into(), version: VERSION };
+        writeln!(file, "{}", json(&kind)).map_err(|e| OutputError::new(path, &e))?;
         Ok(Writer { path: path.to_path_buf(), file: Mutex::new(file), error: Mutex::new(None) })
     }
 
-    fn line(&self, text: String) {
+    fn line(&self, line: &Line) {
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = file.write_all(format!("{text}\n").as_bytes()).and_then(|()| file.flush()) {
+        if let Err(e) = file.write_all(format!("{}\n", json(line)).as_bytes()).and_then(|()| file.flush()) {
             let mut first = self.error.lock().unwrap_or_else(|e| e.into_inner());
             first.get_or_insert(OutputError::new(&self.path, &e));
         }
@@ -111,37 +146,39 @@ impl Writer {
 
     /// Game `number` begins: its settings, the opening, black's and white's names.
     pub fn begin(&self, number: usize, s: &GameSettings, opening: &[Pos], names: [&str; 2]) {
-        let stones: String = opening.iter().map(|p| p.notation()).collect();
-        let stones = if stones.is_empty() { "-".to_string() } else { stones };
-        self.line(format!(
-            "game {number} {} {} {}x{} {stones}",
-            s.rules.name(),
-            s.rules.line,
-            s.width,
-            s.height
-        ));
-        for (colour, name) in ["black", "white"].into_iter().zip(names) {
-            self.line(format!("{colour} {number} {}", escape_line(name)));
-        }
+        self.line(&Line::Game {
+            game: number,
+            rule: s.rules.name().into(),
+            line: s.rules.line,
+            width: s.width,
+            height: s.height,
+            opening: opening.iter().map(|p| p.notation()).collect(),
+            black: names[0].into(),
+            white: names[1].into(),
+        });
     }
 
     /// A move of game `number`.
     pub fn moved(&self, number: usize, m: &Played) {
         let note = Note::of(m);
-        let eval = note.eval.map_or("-".into(), score_text);
-        let depth = note.depth.map_or("-".into(), |d| d.to_string());
-        self.line(format!("move {number} {} {} {eval} {depth}", m.point.notation(), note.ms));
+        let (point, ms, depth) = (m.point.notation(), note.ms, note.depth);
+        self.line(&Line::Move { game: number, point, ms, eval: note.eval.map(score_text), depth });
     }
 
     /// Game `number` is over; `Err` is the first write that failed, this one's or an earlier one's.
     pub fn end(&self, number: usize, r: &GameResult) -> Result<(), OutputError> {
-        let winner = r.winner.map_or("draw", colour_name);
-        self.line(format!("end {number} {winner} {}", escape_line(&r.ending.to_string())));
+        let winner = r.winner.map(|c| colour_name(c).to_string());
+        self.line(&Line::End { game: number, winner, reason: r.ending.to_string() });
         match self.error.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             Some(e) => Err(e.clone()),
             None => Ok(()),
         }
     }
+}
+
+/// One line's JSON: strings and numbers, which always serialise.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn colour_name(c: Color) -> &'static str {
@@ -203,26 +240,34 @@ impl Reader {
     }
 
     /// One line; the game it changed.
-    fn take(&mut self, line: &str) -> Result<Option<usize>, String> {
+    fn take(&mut self, text: &str) -> Result<Option<usize>, String> {
         if self.lines == 1 {
-            self.foreign = line != HEADER;
-            return if self.foreign {
-                Err(format!("not a live file: the first line is not '{HEADER}'"))
-            } else {
-                Ok(None)
+            let kind: Option<Kind> = serde_json::from_str(text).ok();
+            self.foreign = !kind.as_ref().is_some_and(|k| k.format == FORMAT && k.version == VERSION);
+            return match kind {
+                _ if !self.foreign => Ok(None),
+                None if text.starts_with("quincunx-live 1") => {
+                    Err("version 1 (a text format): written by an older quincunx".into())
+                }
+                Some(k) if k.format == FORMAT => Err(format!(
+                    "version {}: another version of the format than this program's ({VERSION})",
+                    k.version
+                )),
+                _ => Err(format!(
+                    "not a live file: the first line is not {}",
+                    json(&Kind { format: FORMAT.into(), version: VERSION })
+                )),
             };
         }
-        let mut words = line.splitn(3, ' ');
-        let (key, number, rest) = (words.next().unwrap_or(""), words.next(), words.next().unwrap_or(""));
-        let number: usize = match number.map(str::parse) {
-            Some(Ok(n)) => n,
-            _ => return Err(format!("'{}': no game number", clip(line))),
+        let line: Line = serde_json::from_str(text).map_err(|e| format!("'{}': {e}", clip(text)))?;
+        let number = match &line {
+            Line::Game { game, .. } | Line::Move { game, .. } | Line::End { game, .. } => *game,
         };
-        if key == "game" {
+        if let Line::Game { .. } = line {
             if self.index.contains_key(&number) {
                 return Err(format!("game {number} begins twice"));
             }
-            let game = begin(number, rest)?;
+            let game = begin(number, line)?;
             self.index.insert(number, self.games.len());
             self.games.push(game);
             return Ok(Some(number));
@@ -232,53 +277,51 @@ impl Reader {
         if game.end.is_some() {
             return Err(format!("game {number} is over"));
         }
-        match key {
-            "black" => game.names[0] = unescape_line(rest)?,
-            "white" => game.names[1] = unescape_line(rest)?,
-            "move" => {
-                let (p, note) = move_words(rest)?;
+        match line {
+            Line::Move { point, ms, eval, depth, .. } => {
+                let p =
+                    Pos::from_notation(&point).ok_or_else(|| format!("'{}' is not a point", clip(&point)))?;
                 if p.x as usize >= game.width || p.y as usize >= game.height || !game.board.is_empty(p) {
                     return Err(format!("game {number}: {} is off the board or taken", p.notation()));
                 }
-                game.board.play_unchecked(p);
-                game.moves.push((p, note));
-            }
-            "end" => {
-                let (winner, reason) = rest.split_once(' ').unwrap_or((rest, ""));
-                let winner = match winner {
-                    "black" => Some(Color::Black),
-                    "white" => Some(Color::White),
-                    "draw" => None,
-                    other => return Err(format!("'{}' is not black, white or draw", clip(other))),
+                let eval = match eval {
+                    None => None,
+                    Some(e) => {
+                        Some(score_word(&e).ok_or_else(|| format!("'{}' is not an evaluation", clip(&e)))?)
+                    }
                 };
-                game.end = Some(End { winner, reason: unescape_line(reason)? });
+                game.board.play_unchecked(p);
+                game.moves.push((p, Note { ms, eval, depth }));
             }
-            other => return Err(format!("unknown line '{}'", clip(other))),
+            Line::End { winner, reason, .. } => {
+                let winner = match winner.as_deref() {
+                    Some("black") => Some(Color::Black),
+                    Some("white") => Some(Color::White),
+                    None => None,
+                    Some(other) => return Err(format!("'{}' is not black, white or null", clip(other))),
+                };
+                game.end = Some(End { winner, reason });
+            }
+            Line::Game { .. } => return Err(format!("game {number} begins twice")),
         }
         Ok(Some(number))
     }
 }
 
-/// A game from its `game` line's words after the number: `RULE LINE WxH OPENING`.
-fn begin(number: usize, rest: &str) -> Result<LiveGame, String> {
-    let w: Vec<&str> = rest.split(' ').collect();
-    let [rule, line, size, opening] = w[..] else {
-        return Err(format!("game {number}: expected a rule, a line length, a board and an opening"));
+/// A game from its `game` line.
+fn begin(number: usize, line: Line) -> Result<LiveGame, String> {
+    let Line::Game { rule, line, width, height, opening, black, white, .. } = line else {
+        return Err(format!("game {number}: not a game's first line"));
     };
-    let mut rules = Rules::named(rule).ok_or_else(|| format!("game {number}: no rule '{}'", clip(rule)))?;
-    let line: u8 = line.parse().map_err(|_| format!("game {number}: '{}' is no line length", clip(line)))?;
+    let mut rules = Rules::named(&rule).ok_or_else(|| format!("game {number}: no rule '{}'", clip(&rule)))?;
     if matches!(rules.variant, Variant::Freestyle | Variant::Exact) && (MIN_LINE..=MAX_LINE).contains(&line) {
         rules.line = line;
     } else if line != rules.line {
         return Err(format!("game {number}: {} plays {} in a row, not {line}", rules.name(), rules.line));
     }
-    let bad_size = || format!("game {number}: '{}' is not a board (WxH)", clip(size));
-    let (width, height) = size.split_once('x').ok_or_else(bad_size)?;
-    let (width, height): (usize, usize) =
-        (width.parse().map_err(|_| bad_size())?, height.parse().map_err(|_| bad_size())?);
     let mut board = Board::new(width as i64, height as i64).map_err(|e| format!("game {number}: {e}"))?;
     board.set_capture(rules.capture_rule());
-    let stones = if opening == "-" { vec![] } else { Pos::parse_list(opening)? };
+    let stones = if opening.is_empty() { vec![] } else { Pos::parse_list(&opening)? };
     for &p in &stones {
         if p.x as usize >= width || p.y as usize >= height || !board.is_empty(p) {
             return Err(format!("game {number}: the opening's {} is off the board or taken", p.notation()));
@@ -290,31 +333,12 @@ fn begin(number: usize, rest: &str) -> Result<LiveGame, String> {
         rules,
         width,
         height,
-        names: [String::new(), String::new()],
+        names: [black, white],
         opening: stones,
         moves: vec![],
         end: None,
         board,
     })
-}
-
-/// A `move` line's words after the number: `POINT MS EVAL DEPTH`.
-fn move_words(rest: &str) -> Result<(Pos, Note), String> {
-    let w: Vec<&str> = rest.split(' ').collect();
-    let [point, ms, eval, depth] = w[..] else {
-        return Err("a move is a point, its ms, an evaluation and a depth".into());
-    };
-    let p = Pos::from_notation(point).ok_or_else(|| format!("'{}' is not a point", clip(point)))?;
-    let ms = ms.parse().map_err(|_| format!("'{}' is not a time in ms", clip(ms)))?;
-    let eval = match eval {
-        "-" => None,
-        e => Some(score_word(e).ok_or_else(|| format!("'{}' is not an evaluation", clip(e)))?),
-    };
-    let depth = match depth {
-        "-" => None,
-        d => Some(d.parse().map_err(|_| format!("'{}' is not a depth", clip(d)))?),
-    };
-    Ok((p, Note { ms, eval, depth }))
 }
 
 #[cfg(test)]
@@ -360,7 +384,7 @@ mod tests {
         for b in &text {
             changed.extend(r.feed(&[*b]));
         }
-        assert_eq!(changed, [1, 1, 1, 2, 2, 2, 1, 2, 1]);
+        assert_eq!(changed, [1, 2, 1, 2, 1]);
         assert_eq!(r.error(), None);
         let one = r.game(1).unwrap();
         assert_eq!((one.rules, one.width, one.opening.clone()), (exact6, 15, vec![pos("h8"), pos("i9")]));
@@ -382,18 +406,47 @@ mod tests {
     #[test]
     fn lines_that_cannot_be_taken_are_skipped_and_the_first_is_told() {
         let mut r = Reader::default();
-        let text = "quincunx-live 1\ngame 1 freestyle 5 15x15 -\nmove 1 h8 10 - -\nmove 1 h8 10 - -\n\
-                    move 2 a1 1 - -\nmove 1 z99 1 - -\ngame 1 renju 5 15x15 -\ngame 3 chess 5 15x15 -\n\
-                    game 4 renju 6 15x15 -\ngame 5 freestyle 5 99x3 -\nend 1 nobody\nmove 1 i9 x - -\n\
-                    move 1 i9 1 - -\nend 1 black five in a row\nmove 1 j10 1 - -\nwhat 1\n";
-        r.feed(text.as_bytes());
+        let game = |n: usize, rule: &str, line: u8, w: usize| {
+            format!(
+                r#"{{"event":"game","game":{n},"rule":"{rule}","line":{line},"width":{w},"height":15,"opening":"","black":"a","white":"b"}}"#
+            )
+        };
+        let mv = |n: usize, p: &str, ms: &str| {
+            format!(r#"{{"event":"move","game":{n},"point":"{p}","ms":{ms},"eval":null,"depth":null}}"#)
+        };
+        let end = |winner: &str| {
+            format!(r#"{{"event":"end","game":1,"winner":{winner},"reason":"five in a row"}}"#)
+        };
+        let lines = [
+            r#"{"format":"quincunx-live","version":2}"#.to_string(),
+            game(1, "freestyle", 5, 15),
+            mv(1, "h8", "10"),
+            mv(1, "h8", "10"),
+            mv(2, "a1", "1"),
+            mv(1, "z99", "1"),
+            game(1, "renju", 5, 15),
+            game(3, "chess", 5, 15),
+            game(4, "renju", 6, 15),
+            game(5, "freestyle", 5, 99),
+            end(r#""nobody""#),
+            mv(1, "i9", r#""x""#),
+            mv(1, "i9", "1"),
+            end(r#""black""#),
+            mv(1, "j10", "1"),
+            r#"{"event":"what","game":1}"#.to_string(),
+        ];
+        r.feed((lines.join("\n") + "\n").as_bytes());
         assert_eq!(r.error().as_deref().map(|e| e.split(':').next()), Some(Some("line 4")));
         let g = r.game(1).unwrap();
         assert_eq!(g.moves.iter().map(|(p, _)| *p).collect::<Vec<_>>(), [pos("h8"), pos("i9")]);
         assert_eq!(g.end.as_ref().map(|e| e.winner), Some(Some(Color::Black)));
         assert_eq!(r.games().len(), 1);
         let mut other = Reader::default();
-        other.feed(b"not a live file\ngame 1 freestyle 5 15x15 -\n");
+        other.feed(format!("not a live file\n{}\n", game(1, "freestyle", 5, 15)).as_bytes());
         assert_eq!(other.error().as_deref().map(|e| e.starts_with("line 1")), Some(true));
+        assert!(other.games().is_empty());
+        let mut old = Reader::default();
+        old.feed(b"quincunx-live 1\ngame 1 freestyle 5 15x15 -\n");
+        assert!(old.error().is_some_and(|e| e.contains("version 1")));
     }
 }

@@ -2,36 +2,33 @@
 //! FILE`), and the parts of one run played on several machines (`--shard K/N`) added up into the
 //! whole run's [`Summary`] (`match --merge`), which prints as the whole run's own.
 //!
-//! The format is text, one `key value…` line each, in the order [`Part::to_text`] writes them:
-//! `quincunx-match-results 1` first and `end` last (a file cut short is refused). The run's identity,
-//! the same in every shard of a run: `engine I NAME` per engine, `pairings`, `rules`, `board`, `turn`,
-//! `game`, `max-stones`, `games-per-pair`, `openings` (`none`, `file COUNT`, or `fresh COUNT seed S
-//! …`), `shuffle`, `openings-id` (a fingerprint of the openings in the order played), `sprt` (its
-//! bounds, if any) and the shard count of `shard K/N`. Told but not compared: `command I CMD` (the
-//! same engine may live at another path on another machine). The tallies: `games`, `scheduled`,
-//! `seconds`, `skipped` (openings that did not fit), `pair A B total|black|white W L D` (from A's
-//! side; black and white: A's colour), `pair A B opening NUMBER W L D W L D` (as black, as white),
-//! `time I ANSWERS TOTAL_US WORST_US WORST_SHARE`, `loss I COUNT WHAT` and `sprt-state LLR
-//! continue|h0|h1` (where an unsharded run's SPRT ended). Names, commands and reasons run to the end
-//! of their line with `\`, newline and carriage return escaped as `\\`, `\n`, `\r`.
+//! The format is one JSON object (serde): `"format": "quincunx-match-results"` and `"version"` first,
+//! then `run` (the run's identity, the same in every shard: engines' names, pairings, rules, board,
+//! times, openings and their fingerprint, SPRT bounds, shard count), `commands` (the engines' command
+//! lines, told but not compared: the same engine may live at another path on another machine) and
+//! `results` (the shard played, games, pairings' tallies overall, by colour and by opening, answer
+//! times, losses by reason, where an unsharded run's SPRT ended). Version 1 (a text format) is
+//! refused with a message saying which program reads it.
 //!
-//! Invariants: [`parse`] gives back the [`Part`] that was written, and refuses anything else (a foreign
-//! or repeated line, a missing one, counts that do not add up) with its line number; [`merge`] adds up
-//! only files of one run, each shard at most once, and computes the SPRT's state from the sum.
+//! Invariants: [`parse`] gives back the [`Part`] that was written, and refuses anything else (another
+//! format or version, a missing field, counts that do not add up) saying what; [`merge`] adds up only
+//! files of one run, each shard at most once, and computes the SPRT's state from the sum.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
-use std::str::FromStr;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use crate::tools::matches::config::{MatchConfig, pairings};
 use crate::tools::matches::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::matches::shard::Shard;
-use crate::tools::matches::summary::{PairResult, Summary, TimeStats};
+use crate::tools::matches::summary::Summary;
 
-const HEADER: &str = "quincunx-match-results 1";
+const FORMAT: &str = "quincunx-match-results";
+const VERSION: u32 = 2;
 
 /// What makes results files parts of one run: everything here but the shard's number.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunId {
     /// The engines' names as the summary shows them (made distinct).
     pub names: Vec<String>,
@@ -84,47 +81,44 @@ impl RunId {
         }
     }
 
-    /// Each part of the identity as its line in the file says it.
-    fn fields(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("engines", format!("{:?}", self.names)),
-            ("pairings", pairings_word(self.gauntlet).into()),
-            ("rules", self.rules.clone()),
-            ("board", format!("{}x{}", self.width, self.height)),
-            ("turn", self.turn_ms.to_string()),
-            ("game", self.game_ms.to_string()),
-            ("max-stones", self.max_stones.to_string()),
-            ("games-per-pair", self.games_per_pair.to_string()),
-            ("openings", self.openings.clone()),
-            ("shuffle", self.shuffle.map_or("none".into(), |s| s.to_string())),
-            ("openings-id", format!("{:016x}", self.openings_id)),
-            ("shard count", self.shards.to_string()),
-            ("sprt", self.sprt.map_or("none".into(), sprt_words)),
-        ]
-    }
-
     /// The first part in which `other` differs: (what, ours, theirs).
-    fn difference(&self, other: &RunId) -> Option<(&'static str, String, String)> {
-        self.fields().into_iter().zip(other.fields()).find(|(a, b)| a.1 != b.1).map(|(a, b)| (a.0, a.1, b.1))
+    fn difference(&self, other: &RunId) -> Option<(String, String, String)> {
+        let (ours, theirs) = (serde_json::to_value(self).ok()?, serde_json::to_value(other).ok()?);
+        let (ours, theirs) = (ours.as_object()?, theirs.as_object()?);
+        ours.iter().find(|&(k, v)| theirs.get(k) != Some(v)).map(|(k, v)| {
+            let word = |v: Option<&serde_json::Value>| v.map_or(String::new(), |v| v.to_string());
+            (k.replace('_', " "), word(Some(v)), word(theirs.get(k)))
+        })
     }
-}
-
-fn pairings_word(gauntlet: bool) -> &'static str {
-    if gauntlet { "gauntlet" } else { "round-robin" }
-}
-
-fn sprt_words(s: Sprt) -> String {
-    format!("{} {} {} {}", s.elo0, s.elo1, s.alpha, s.beta)
 }
 
 /// One results file: one run's results, or one shard's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Part {
+    #[serde(rename = "run")]
     pub id: RunId,
     /// The engines' command lines, as told (not compared).
     pub commands: Vec<String>,
-    /// The results: `shard` says which part, `sprt` where an unsharded run's SPRT ended.
+    /// The results: `shard` says which part, `sprt` where an unsharded run's SPRT ended. The fields
+    /// the run's identity gives (names, openings' fingerprint and fresh seed) are not written twice.
+    #[serde(rename = "results")]
     pub summary: Summary,
+}
+
+/// The file as written: its format and version, then the part.
+#[derive(Serialize)]
+struct Written<'a> {
+    format: &'static str,
+    version: u32,
+    #[serde(flatten)]
+    part: &'a Part,
+}
+
+/// What a file says it is, read before the rest.
+#[derive(Deserialize)]
+struct Kind {
+    format: Option<String>,
+    version: Option<u32>,
 }
 
 impl Part {
@@ -138,319 +132,56 @@ impl Part {
 
     /// The results file's text.
     pub fn to_text(&self) -> String {
+        let written = Written { format: FORMAT, version: VERSION, part: self };
+        // A Part is strings, numbers and maps with numbers for keys: it always serialises.
+        serde_json::to_string_pretty(&written).unwrap_or_default() + "\n"
+    }
+
+    /// The fields the file does not repeat, from the run's identity; then the whole checked.
+    fn completed(mut self) -> Result<Part, String> {
+        let s = &mut self.summary;
+        s.names = self.id.names.clone();
+        s.openings_id = self.id.openings_id;
+        s.fresh = match self.id.openings.split_whitespace().collect::<Vec<_>>()[..] {
+            ["none"] | ["file", _] => None,
+            ["fresh", count, "seed", seed, ..] => count.parse().ok().zip(seed.parse().ok()),
+            _ => {
+                return Err(format!(
+                    "openings: '{}' is not none, file N or fresh N seed S",
+                    self.id.openings
+                ));
+            }
+        };
+        self.check()?;
+        Ok(self)
+    }
+
+    /// Whether the counts add up and every number is in range.
+    fn check(&self) -> Result<(), String> {
         let (id, s) = (&self.id, &self.summary);
-        let mut out = format!("{HEADER}\n");
-        let mut line = |key: &str, value: &str| {
-            let _ = writeln!(out, "{key} {value}");
-        };
-        for (i, name) in id.names.iter().enumerate() {
-            line("engine", &format!("{i} {}", escape_line(name)));
-        }
-        for (i, command) in self.commands.iter().enumerate() {
-            line("command", &format!("{i} {}", escape_line(command)));
-        }
-        line("pairings", pairings_word(id.gauntlet));
-        line("rules", &escape_line(&id.rules));
-        line("board", &format!("{}x{}", id.width, id.height));
-        line("turn", &id.turn_ms.to_string());
-        line("game", &id.game_ms.to_string());
-        line("max-stones", &id.max_stones.to_string());
-        line("games-per-pair", &id.games_per_pair.to_string());
-        line("openings", &id.openings);
-        line("shuffle", &id.shuffle.map_or("none".into(), |s| s.to_string()));
-        line("openings-id", &format!("{:016x}", id.openings_id));
-        if let Some(sprt) = id.sprt {
-            line("sprt", &sprt_words(sprt));
-        }
-        line("shard", &format!("{}/{}", s.shard.index, id.shards));
-        line("games", &s.games.to_string());
-        line("scheduled", &s.scheduled.to_string());
-        line("seconds", &s.seconds.to_string());
-        if !s.skipped_openings.is_empty() {
-            let numbers: Vec<String> = s.skipped_openings.iter().map(usize::to_string).collect();
-            line("skipped", &numbers.join(" "));
-        }
-        let wld = |r: &Wld| format!("{} {} {}", r.wins, r.losses, r.draws);
-        for p in &s.pairs {
-            for (kind, r) in [("total", &p.total), ("black", &p.a_black), ("white", &p.a_white)] {
-                line("pair", &format!("{} {} {kind} {}", p.a, p.b, wld(r)));
-            }
-            for (number, [black, white]) in &p.by_opening {
-                line("pair", &format!("{} {} opening {number} {} {}", p.a, p.b, wld(black), wld(white)));
-            }
-        }
-        for (i, t) in s.times.iter().enumerate() {
-            line("time", &format!("{i} {} {} {} {}", t.answers, t.total_us, t.worst_us, t.worst_fraction));
-        }
-        for ((engine, what), count) in &s.losses {
-            line("loss", &format!("{engine} {count} {}", escape_line(what)));
-        }
-        if let Some((_, llr, verdict)) = s.sprt {
-            let v = match verdict {
-                SprtVerdict::Continue => "continue",
-                SprtVerdict::AcceptH0 => "h0",
-                SprtVerdict::AcceptH1 => "h1",
-            };
-            line("sprt-state", &format!("{llr} {v}"));
-        }
-        out + "end\n"
-    }
-}
-
-/// `s` as the rest of one line: `\`, line feed and carriage return written `\\`, `\n`, `\r` (read
-/// back by [`unescape_line`]). The one escape of a line-per-record text file.
-pub fn escape_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// What [`escape_line`] wrote, or what is wrong with it.
-pub fn unescape_line(s: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        out.push(match (c, c == '\\') {
-            (_, false) => c,
-            (_, true) => match chars.next() {
-                Some('\\') => '\\',
-                Some('n') => '\n',
-                Some('r') => '\r',
-                _ => return Err(format!("'{s}': a backslash must be followed by \\, n or r")),
-            },
-        });
-    }
-    Ok(out)
-}
-
-/// A number, or what is wrong with it.
-fn num<T: FromStr>(word: &str) -> Result<T, String> {
-    word.parse().map_err(|_| format!("'{word}' is not a valid number"))
-}
-
-/// Exactly `n` words, or what is wrong with them.
-fn words(rest: &str, n: usize) -> Result<Vec<&str>, String> {
-    let w: Vec<&str> = rest.split_whitespace().collect();
-    if w.len() == n { Ok(w) } else { Err(format!("expected {n} values, found {}", w.len())) }
-}
-
-fn wld(w: &[&str]) -> Result<Wld, String> {
-    Ok(Wld { wins: num(w[0])?, losses: num(w[1])?, draws: num(w[2])? })
-}
-
-/// A results file's lines as they are read, before they are checked together.
-#[derive(Default)]
-struct Reader {
-    /// The lines read, by what makes one a repeat.
-    seen: BTreeSet<String>,
-    names: Vec<String>,
-    commands: Vec<String>,
-    single: BTreeMap<&'static str, String>,
-    skipped: Vec<usize>,
-    pairs: Vec<PairResult>,
-    times: BTreeMap<usize, TimeStats>,
-    losses: BTreeMap<(usize, String), u32>,
-    sprt_state: Option<(f64, SprtVerdict)>,
-}
-
-/// The keys of the lines given once, with a value read whole.
-const SINGLE: [&str; 15] = [
-    "pairings",
-    "rules",
-    "board",
-    "turn",
-    "game",
-    "max-stones",
-    "games-per-pair",
-    "openings",
-    "shuffle",
-    "openings-id",
-    "sprt",
-    "shard",
-    "games",
-    "scheduled",
-    "seconds",
-];
-
-impl Reader {
-    /// Takes one line (without `end`).
-    fn take(&mut self, key: &str, rest: &str) -> Result<(), String> {
-        // What makes a line a repeat: its key, and for the keys given many times their subject.
-        let w: Vec<&str> = rest.splitn(3, ' ').collect();
-        let subject = match key {
-            "engine" | "command" | "time" => w[0].to_string(),
-            "pair" => {
-                let v: Vec<&str> = rest.split_whitespace().collect();
-                v[..v.len().min(if v.get(2) == Some(&"opening") { 4 } else { 3 })].join(" ")
-            }
-            "loss" => format!("{} {}", w[0], w.get(2).unwrap_or(&"")),
-            _ => String::new(),
-        };
-        let seen = if subject.is_empty() { key.to_string() } else { format!("{key} {subject}") };
-        if !self.seen.insert(seen.clone()) {
-            return Err(format!("a second '{seen}' line"));
-        }
-        match key {
-            "engine" | "command" => {
-                let (i, text) = rest.split_once(' ').ok_or("expected a number and a text")?;
-                let list = if key == "engine" { &mut self.names } else { &mut self.commands };
-                if num::<usize>(i)? != list.len() {
-                    return Err(format!("'{key}' lines must be numbered 0, 1, 2, ... in order"));
-                }
-                list.push(unescape_line(text)?);
-            }
-            "skipped" => self.skipped = rest.split_whitespace().map(num).collect::<Result<_, _>>()?,
-            "pair" => self.take_pair(rest)?,
-            "time" => {
-                let w = words(rest, 5)?;
-                let t = TimeStats {
-                    answers: num(w[1])?,
-                    total_us: num(w[2])?,
-                    worst_us: num(w[3])?,
-                    worst_fraction: num(w[4])?,
-                };
-                self.times.insert(num(w[0])?, t);
-            }
-            "loss" => {
-                let mut w = rest.splitn(3, ' ');
-                let (engine, count) = (num(w.next().unwrap_or(""))?, num(w.next().unwrap_or(""))?);
-                let what = unescape_line(w.next().ok_or("expected an engine, a count and a reason")?)?;
-                self.losses.insert((engine, what), count);
-            }
-            "sprt-state" => {
-                let w = words(rest, 2)?;
-                let verdict = match w[1] {
-                    "continue" => SprtVerdict::Continue,
-                    "h0" => SprtVerdict::AcceptH0,
-                    "h1" => SprtVerdict::AcceptH1,
-                    other => return Err(format!("'{other}' is not an SPRT verdict (continue, h0 or h1)")),
-                };
-                self.sprt_state = Some((num(w[0])?, verdict));
-            }
-            _ => match SINGLE.iter().find(|&&k| k == key) {
-                Some(k) => {
-                    self.single.insert(k, rest.into());
-                }
-                None => return Err(format!("unknown line '{key}'")),
-            },
-        }
-        Ok(())
-    }
-
-    /// `pair A B total|black|white W L D` or `pair A B opening NUMBER W L D W L D`.
-    fn take_pair(&mut self, rest: &str) -> Result<(), String> {
-        let w: Vec<&str> = rest.split_whitespace().collect();
-        if w.len() < 3 {
-            return Err("expected two engines and what is counted".into());
-        }
-        let (a, b): (usize, usize) = (num(w[0])?, num(w[1])?);
-        let expected = if w[2] == "opening" { 10 } else { 6 };
-        if w.len() != expected {
-            return Err(format!("expected {expected} values, found {}", w.len()));
-        }
-        let pair = match self.pairs.iter().position(|p| (p.a, p.b) == (a, b)) {
-            Some(i) => &mut self.pairs[i],
-            None => {
-                self.pairs.push(PairResult { a, b, ..Default::default() });
-                self.pairs.last_mut().unwrap()
-            }
-        };
-        match w[2] {
-            "total" => pair.total = wld(&w[3..])?,
-            "black" => pair.a_black = wld(&w[3..])?,
-            "white" => pair.a_white = wld(&w[3..])?,
-            "opening" => {
-                let results = [wld(&w[4..7])?, wld(&w[7..10])?];
-                pair.by_opening.insert(num(w[3])?, results);
-            }
-            other => return Err(format!("'{other}' is not total, black, white or opening")),
-        }
-        Ok(())
-    }
-
-    /// A line given once, read.
-    fn get<T: FromStr>(&self, key: &str) -> Result<T, String> {
-        let v = self.single.get(key).ok_or_else(|| format!("no '{key}' line"))?;
-        num(v).map_err(|e| format!("'{key}': {e}"))
-    }
-
-    fn text(&self, key: &str) -> Result<String, String> {
-        self.single.get(key).cloned().ok_or_else(|| format!("no '{key}' line"))
-    }
-
-    /// The part the lines describe, checked together.
-    fn finish(self) -> Result<Part, String> {
-        let n = self.names.len();
+        let n = id.names.len();
         if n < 2 {
-            return Err("fewer than two 'engine' lines".into());
+            return Err("fewer than two engines".into());
         }
         if self.commands.len() != n {
-            return Err(format!("{n} engines but {} 'command' lines", self.commands.len()));
+            return Err(format!("{n} engines but {} commands", self.commands.len()));
         }
-        let gauntlet = match self.text("pairings")?.as_str() {
-            "round-robin" => false,
-            "gauntlet" => true,
-            other => return Err(format!("'pairings': '{other}' is neither round-robin nor gauntlet")),
-        };
-        let board = self.text("board")?;
-        let (width, height) =
-            board.split_once('x').ok_or_else(|| format!("'board': '{board}' is not WxH"))?;
-        let shard_text = self.text("shard")?;
-        let shard = Shard::parse(&shard_text).map_err(|e| format!("'shard': {e}"))?;
-        let sprt = match self.single.get("sprt") {
-            Some(v) => {
-                let w = words(v, 4)?;
-                Some(Sprt::parse(&w.join(",")).map_err(|e| format!("'sprt': {e}"))?)
-            }
-            None => None,
-        };
-        let shuffle = match self.text("shuffle")?.as_str() {
-            "none" => None,
-            seed => Some(num(seed).map_err(|e| format!("'shuffle': {e}"))?),
-        };
-        let openings_text = self.text("openings")?;
-        let fresh = match openings_text.split_whitespace().collect::<Vec<_>>()[..] {
-            ["none"] | ["file", _] => None,
-            ["fresh", count, "seed", seed, ..] => Some((num(count)?, num(seed)?)),
-            _ => return Err(format!("'openings': '{openings_text}' is not none, file N or fresh N seed S")),
-        };
-        let id = RunId {
-            names: self.names.clone(),
-            gauntlet,
-            rules: unescape_line(&self.text("rules")?)?,
-            width: num(width)?,
-            height: num(height)?,
-            turn_ms: self.get("turn")?,
-            game_ms: self.get("game")?,
-            max_stones: self.get("max-stones")?,
-            games_per_pair: self.get("games-per-pair")?,
-            openings: openings_text,
-            shuffle,
-            openings_id: u64::from_str_radix(&self.text("openings-id")?, 16)
-                .map_err(|_| "'openings-id' is not a hexadecimal number")?,
-            shards: shard.count,
-            sprt,
-        };
-        let expected: Vec<(usize, usize)> = pairings(n, gauntlet);
-        if self.pairs.iter().map(|p| (p.a, p.b)).collect::<Vec<_>>() != expected {
-            return Err(format!(
-                "the 'pair' lines do not match the {} of {n} engines",
-                pairings_word(gauntlet)
-            ));
+        if s.shard.count != id.shards {
+            return Err(format!("shard {} of a run in {} shards", s.shard, id.shards));
         }
-        let (games, scheduled, seconds): (usize, usize, f64) =
-            (self.get("games")?, self.get("scheduled")?, self.get("seconds")?);
-        if games > scheduled {
-            return Err("more 'games' than 'scheduled'".into());
+        s.shard.check()?;
+        if let Some(sprt) = id.sprt {
+            sprt.check()?;
         }
-        for p in &self.pairs {
+        let expected = pairings(n, id.gauntlet);
+        if s.pairs.iter().map(|p| (p.a, p.b)).collect::<Vec<_>>() != expected {
+            let word = if id.gauntlet { "gauntlet" } else { "round-robin" };
+            return Err(format!("the pairs do not match the {word} of {n} engines"));
+        }
+        if s.games > s.scheduled {
+            return Err("more games than scheduled".into());
+        }
+        for p in &s.pairs {
             let mut colours = p.a_black;
             colours.add(p.a_white);
             let (mut black, mut white) = (Wld::default(), Wld::default());
@@ -463,65 +194,42 @@ impl Reader {
                 return Err(format!("pair {} {}: its counts do not add up", p.a, p.b));
             }
         }
-        if self.pairs.iter().map(|p| p.total.games() as usize).sum::<usize>() != games {
-            return Err("'games' is not the sum of the pairings' games".into());
+        if s.pairs.iter().map(|p| p.total.games() as usize).sum::<usize>() != s.games {
+            return Err("games is not the sum of the pairings' games".into());
         }
-        if self.times.keys().chain(self.losses.keys().map(|(e, _)| e)).any(|&e| e >= n) {
+        if s.times.len() != n || s.losses.keys().any(|&(e, _)| e >= n) {
             return Err(format!("an engine's number is not below {n}"));
         }
-        if self.sprt_state.is_some() && sprt.is_none() {
-            return Err("an 'sprt-state' line without an 'sprt' line".into());
+        if s.sprt.is_some_and(|(sprt, _, _)| Some(sprt) != id.sprt) {
+            return Err("an SPRT state without the run's SPRT".into());
         }
-        let summary = Summary {
-            names: self.names,
-            pairs: self.pairs,
-            losses: self.losses,
-            times: (0..n).map(|i| self.times.get(&i).cloned().unwrap_or_default()).collect(),
-            games,
-            scheduled,
-            sprt: sprt.zip(self.sprt_state).map(|(s, (llr, verdict))| (s, llr, verdict)),
-            seconds,
-            skipped_openings: self.skipped,
-            fresh,
-            output_error: None,
-            shard,
-            openings_id: id.openings_id,
-        };
-        Ok(Part { id, commands: self.commands, summary })
+        Ok(())
     }
 }
 
-/// Reads a results file's text; what is wrong with it names its line.
+/// Reads a results file's text; what is wrong with it says where.
 pub fn parse(text: &str) -> Result<Part, String> {
-    let mut lines = text.lines().map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
-    match lines.next() {
-        Some((_, HEADER)) => {}
-        Some((_, first)) if first.starts_with("quincunx-match-results ") => {
-            return Err(format!("line 1: '{first}': another version of the format than this program's"));
-        }
-        _ => {
+    if text.starts_with("quincunx-match-results 1") {
+        return Err("version 1 (a text format): written by an older quincunx, whose `match --merge` \
+                    reads it"
+            .into());
+    }
+    let kind: Kind = serde_json::from_str(text)
+        .map_err(|e| format!("not a results file of `match --results` (not JSON: {e})"))?;
+    if kind.format.as_deref() != Some(FORMAT) {
+        return Err(format!("not a results file of `match --results` (its format is not '{FORMAT}')"));
+    }
+    match kind.version {
+        Some(VERSION) => {}
+        v => {
+            let v = v.map_or("none".into(), |v| v.to_string());
             return Err(format!(
-                "not a results file of `match --results` (its first line is not '{HEADER}')"
+                "version {v}: another version of the format than this program's ({VERSION})"
             ));
         }
     }
-    let mut reader = Reader::default();
-    let mut ended = false;
-    for (i, line) in lines {
-        if ended {
-            return Err(format!("line {}: text after 'end'", i + 1));
-        }
-        if line == "end" {
-            ended = true;
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        reader.take(key, rest).map_err(|e| format!("line {}: {e}", i + 1))?;
-    }
-    if !ended {
-        return Err("no 'end' line: the file is cut short".into());
-    }
-    reader.finish()
+    let part: Part = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    part.completed()
 }
 
 /// A merge: the whole run's summary, and what it lacks in words.
@@ -618,6 +326,7 @@ fn add(into: &mut Summary, s: &Summary) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::matches::summary::{PairResult, TimeStats};
 
     fn wld(wins: u32, losses: u32, draws: u32) -> Wld {
         Wld { wins, losses, draws }
@@ -677,7 +386,9 @@ mod tests {
         let mut p = part(2, 3);
         p.summary.sprt = Some((p.id.sprt.unwrap(), -0.123_456_789, SprtVerdict::Continue));
         let text = p.to_text();
-        assert!(text.starts_with("quincunx-match-results 1\nengine 0 qx \\\\ new\n"), "{text}");
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!((json["format"].as_str(), json["version"].as_u64()), (Some(FORMAT), Some(2)));
+        assert_eq!(json["run"]["names"][0], "qx \\ new");
         assert_eq!(parse(&text), Ok(p.clone()));
         // Carriage returns (a file edited elsewhere) are no matter.
         assert_eq!(parse(&text.replace('\n', "\r\n")), Ok(p.clone()));
@@ -691,7 +402,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_is_not_a_results_file_is_refused_with_its_line() {
+    fn a_file_that_is_not_a_results_file_is_refused_saying_why() {
         let text = part(1, 2).to_text();
         let edited = |from: &str, to: &str| {
             assert!(text.contains(from), "{from}");
@@ -699,24 +410,20 @@ mod tests {
         };
         assert!(parse("").unwrap_err().contains("not a results file"));
         assert!(parse("hello\n").unwrap_err().contains("not a results file"));
-        assert!(edited("results 1\n", "results 2\n").contains("another version"));
-        assert!(edited("end\n", "").contains("cut short"));
-        assert!(edited("end\n", "end\nturn 5\n").contains("after 'end'"));
-        assert!(edited("turn 300\n", "").contains("no 'turn' line"));
-        assert!(edited("turn 300\n", "turn 300\nturn 300\n").contains("a second 'turn' line"));
-        assert!(edited("turn 300", "turn fast").contains("'fast' is not a valid number"));
-        assert!(edited("turn 300\n", "colour blue\n").contains("line 9: unknown line 'colour'"));
-        assert!(edited("engine 1 ", "engine 2 ").contains("numbered"));
-        assert!(edited("pair 0 1 total 2 1 1", "pair 0 1 total 3 1 1").contains("do not add up"));
-        assert!(edited("pair 0 1 opening 3 1 0 0", "pair 0 1 opening 3 0 0 1").contains("do not add up"));
-        assert!(edited("pair 0 1 black 1 0 1", "pair 0 1 black 1 0").contains("expected 6 values"));
-        assert!(edited("pair 0 1 total", "pair 0 2 total").contains("do not match"));
-        assert!(edited("games 4\n", "games 3\n").contains("sum of the pairings"));
-        assert!(edited("loss 1 1", "loss 5 1").contains("not below 2"));
-        assert!(edited("shard 1/2", "shard 3/2").contains("'shard'"));
-        assert!(edited("sprt 0 50", "sprt 50 0").contains("'sprt'"));
-        assert!(edited("end\n", "sprt-state 1.5 maybe\nend\n").contains("not an SPRT verdict"));
-        assert!(edited("qx \\\\ new", "qx \\t").contains("backslash"));
+        assert!(parse("{\"format\": \"other\"}").unwrap_err().contains("not a results file"));
+        assert!(parse("quincunx-match-results 1\nengine 0 a\n").unwrap_err().contains("version 1"));
+        assert!(edited("\"version\": 2", "\"version\": 3").contains("another version"));
+        assert!(edited("\"turn_ms\": 300,", "").contains("turn_ms"));
+        edited("\"turn_ms\": 300", "\"turn_ms\": \"fast\""); // refused: not a number
+        assert!(edited("\"gauntlet\": false,", "\"gauntlet\": false, \"colour\": 1,").contains("colour"));
+        assert!(edited("\"wins\": 2", "\"wins\": 3").contains("do not add up"));
+        assert!(edited("\"games\": 4", "\"games\": 3").contains("sum of the pairings"));
+        assert!(edited("\"engine\": 1", "\"engine\": 5").contains("not below 2"));
+        assert!(edited("\"index\": 1", "\"index\": 3").contains("shard"));
+        assert!(edited("\"elo0\": 0.0", "\"elo0\": 60.0").contains("elo0 < elo1"));
+        assert!(edited("\"b\": 1", "\"b\": 0").contains("do not match"));
+        let cut = &text[..text.len() / 2];
+        assert!(parse(cut).unwrap_err().contains("EOF"), "{}", parse(cut).unwrap_err());
     }
 
     fn named(parts: Vec<Part>) -> Vec<(String, Part)> {
@@ -750,7 +457,7 @@ mod tests {
         let e = merge(&named(vec![part(1, 2), other])).unwrap_err();
         assert_eq!(e, "part2.txt is not of the same run as part1.txt: shuffle '8' there, '7' in part1.txt");
         let e = merge(&named(vec![part(1, 2), part(1, 1)])).unwrap_err();
-        assert!(e.contains("shard count '1' there, '2'"), "{e}");
+        assert!(e.contains("shards '1' there, '2'"), "{e}");
         let e = merge(&named(vec![part(2, 3), part(2, 3)])).unwrap_err();
         assert_eq!(e, "part1.txt and part2.txt are both shard 2/3");
         assert!(merge(&[]).is_err());

@@ -4,10 +4,13 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// One of `count` disjoint parts of a match (`--shard index/count`, `index` from 1): game k of every
 /// pairing belongs to shard (k / 2 mod count) + 1, so the two games of an opening (its colours
 /// swapped) stay together and every shard has the pairings interleaved as the whole run has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     pub index: usize,
     pub count: usize,

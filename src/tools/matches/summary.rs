@@ -8,13 +8,16 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use serde::{Deserialize, Serialize};
+
 use crate::tools::matches::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::matches::opening_gen::plural;
 use crate::tools::matches::shard::Shard;
 use crate::tools::record::write::OutputError;
 
 /// One pairing's results from the first engine's side.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PairResult {
     pub a: usize,
     pub b: usize,
@@ -28,7 +31,8 @@ pub struct PairResult {
 }
 
 /// One engine's answer times.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeStats {
     pub answers: u64,
     pub total_us: u64,
@@ -37,11 +41,15 @@ pub struct TimeStats {
     pub worst_fraction: f64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+/// As a results file holds it (`results`), without what the run's identity gives (`#[serde(skip)]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Summary {
+    #[serde(skip)]
     pub names: Vec<String>,
     pub pairs: Vec<PairResult>,
     /// (engine, what happened) → games lost that way, for faults and fouls.
+    #[serde(with = "losses")]
     pub losses: BTreeMap<(usize, String), u32>,
     pub times: Vec<TimeStats>,
     pub games: usize,
@@ -53,14 +61,45 @@ pub struct Summary {
     /// Openings that do not fit the board or break the rules, by number in the file: skipped.
     pub skipped_openings: Vec<usize>,
     /// The count and the seed of fresh openings (so that the run can be repeated).
+    #[serde(skip)]
     pub fresh: Option<(usize, u64)>,
     /// The first game record that could not be written (the match stopped there).
+    #[serde(skip)]
     pub output_error: Option<OutputError>,
     /// The part of the run played ([`Shard::WHOLE`] for a whole run and a merge).
     pub shard: Shard,
     /// A fingerprint (FNV-1a) of the openings in the order they are played: the same in every
     /// shard of a run.
+    #[serde(skip)]
     pub openings_id: u64,
+}
+
+/// The losses as a list of `{engine, what, count}` (JSON's keys are strings, not pairs).
+mod losses {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Loss {
+        engine: usize,
+        what: String,
+        count: u32,
+    }
+
+    pub fn serialize<S: Serializer>(map: &BTreeMap<(usize, String), u32>, s: S) -> Result<S::Ok, S::Error> {
+        let list: Vec<Loss> = map
+            .iter()
+            .map(|((engine, what), &count)| Loss { engine: *engine, what: what.clone(), count })
+            .collect();
+        list.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<(usize, String), u32>, D::Error> {
+        let list = Vec::<Loss>::deserialize(d)?;
+        Ok(list.into_iter().map(|l| ((l.engine, l.what), l.count)).collect())
+    }
 }
 
 /// Brings the SPRT of the first pairing up to date after a game, unless it has decided already; true
