@@ -17,25 +17,12 @@ use serde::Serialize;
 use crate::game::board::Color;
 use crate::tools::matches::live::{LiveGame, Reader};
 use crate::web::game::{Game, GameError};
-use crate::web::session::{Session, Source};
+use crate::web::session::{FollowStatus, Session, Source};
 
 /// How often the file is looked at.
 const POLL: Duration = Duration::from_millis(200);
 /// The most read at one look, bytes: a long match's file is taken in a few looks.
 const CHUNK: u64 = 1 << 20;
-
-/// What the page is told of the followed file; `version` grows when the list of games changes (a
-/// game begins or ends), so the page asks for the list again.
-#[derive(Clone, Debug, Serialize)]
-pub struct Status {
-    pub file: String,
-    pub version: u64,
-    pub games: usize,
-    /// The file is not there yet (the match has not started).
-    pub missing: bool,
-    /// The first line that could not be read.
-    pub error: Option<String>,
-}
 
 /// The followed file and what has been read of it.
 pub struct Follow {
@@ -47,7 +34,7 @@ struct Progress {
     reader: Reader,
     /// Bytes of the file read.
     offset: u64,
-    status: Status,
+    status: FollowStatus,
 }
 
 /// One game as the page lists it.
@@ -65,8 +52,13 @@ struct Listed<'a> {
 impl Follow {
     /// Follows `path` for `session` on a thread of its own, until the session goes.
     pub fn start(path: &Path, session: &Arc<Session>) -> Arc<Follow> {
-        let status =
-            Status { file: path.display().to_string(), version: 0, games: 0, missing: true, error: None };
+        let status = FollowStatus {
+            file: path.display().to_string(),
+            version: 0,
+            games: 0,
+            missing: true,
+            error: None,
+        };
         session.follow_news(status.clone());
         let follow = Arc::new(Follow {
             path: path.to_path_buf(),

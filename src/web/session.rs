@@ -24,10 +24,21 @@ use crate::tools::analyze::on_chart;
 use crate::tools::record::read::Replayed;
 use crate::web::chart::{self, Chart};
 use crate::web::duel::{self, Roster};
-use crate::web::follow;
 use crate::web::game::{Ending, Game, GameError};
 use crate::web::seat::{Engine, Heard, Job, Limit, Line, Tell};
 
+/// What the page is told of the followed match's file ([`crate::web::follow`]); `version` grows when
+/// the list of games changes (a game begins or ends), so the page asks for the list again.
+#[derive(Clone, Debug, Serialize)]
+pub struct FollowStatus {
+    pub file: String,
+    pub version: u64,
+    pub games: usize,
+    /// The file is not there yet (the match has not started).
+    pub missing: bool,
+    /// The first line that could not be read.
+    pub error: Option<String>,
+}
 /// Who the person plays in a game; the engine plays the rest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -113,7 +124,7 @@ pub struct State {
     /// The game the board watches others play, if it does.
     pub watching: Option<Watching>,
     /// The followed match's file, as the page is told of it.
-    pub follow: Option<follow::Status>,
+    pub follow: Option<FollowStatus>,
     /// Pages watching the events; none: thoughts rest.
     watchers: usize,
     resting: bool,
@@ -384,7 +395,7 @@ impl Session {
     }
 
     /// The followed match's file has news for the page (a game began or ended, a line was bad).
-    pub fn follow_news(&self, status: follow::Status) {
+    pub fn follow_news(&self, status: FollowStatus) {
         let mut s = self.lock();
         s.follow = Some(status);
         self.publish_locked(&mut s);
@@ -620,7 +631,7 @@ struct View {
     players: Option<[PlayerView; 2]>,
     /// The brains a page may set against each other (by number), and the clock they play by.
     roster: RosterView,
-    follow: Option<follow::Status>,
+    follow: Option<FollowStatus>,
 }
 
 #[derive(Serialize)]
