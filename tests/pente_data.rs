@@ -6,11 +6,12 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Json, read_data};
+use common::read_json_list;
 use quincunx::eval::position::Position;
 use quincunx::game::board::{Board, Color, Pos};
 use quincunx::game::pattern::Patterns;
 use quincunx::game::rules::{Rules, Verdict};
+use serde_json::Value;
 
 /// pente.org notation: columns A..T without I, row 1 at the bottom (K10 is the centre of 19x19).
 fn pente_pos(s: &str, size: usize) -> Pos {
@@ -30,20 +31,25 @@ fn rules_of(game: &str) -> Rules {
     }
 }
 
+/// A JSON list of moves in pente.org notation.
+fn moves(list: &Value) -> Vec<String> {
+    serde_json::from_value(list.clone()).expect("a list of moves")
+}
+
 /// Plays the moves as a referee would; returns the board and the winner if the last move won.
-fn play(rules: &Rules, moves: &[Json]) -> (Board, Option<Color>) {
+fn play(rules: &Rules, moves: &[String]) -> (Board, Option<Color>) {
     let mut board = Board::new(19, 19).unwrap();
     board.set_capture(rules.capture_rule());
     let mut winner = None;
     for (n, m) in moves.iter().enumerate() {
         assert!(winner.is_none(), "move {n} after the game was won");
-        let p = pente_pos(m.str(), 19);
-        assert!(board.is_empty(p), "move {n} {} on an occupied point", m.str());
+        let p = pente_pos(m, 19);
+        assert!(board.is_empty(p), "move {n} {m} on an occupied point");
         let side = board.side_to_move();
         match rules.verdict(&board, p) {
             Verdict::Win => winner = Some(side),
             Verdict::Continue => {}
-            other => panic!("move {n} {}: {other:?}", m.str()),
+            other => panic!("move {n} {m}: {other:?}"),
         }
         board.try_play(p.x as i64, p.y as i64).unwrap();
     }
@@ -52,35 +58,33 @@ fn play(rules: &Rules, moves: &[Json]) -> (Board, Option<Color>) {
 
 #[test]
 fn every_pente_case() {
-    let cases = Json::parse(&read_data("pente/pente-tests.json"));
     let mut checked = 0;
-    for case in cases.arr() {
-        let id = case.get("id").str();
-        let rules = rules_of(case.get("game").str());
-        let expect = case.get("expect");
-        let (board, winner) = play(&rules, case.get("moves").arr());
-        let exp = expect.obj();
+    for case in read_json_list("pente/pente-tests.json") {
+        let id = &case["id"];
+        let rules = rules_of(case["game"].as_str().expect("a game"));
+        let (board, winner) = play(&rules, &moves(&case["moves"]));
+        let exp = case["expect"].as_object().expect("expectations");
         if let Some(n) = exp.get("captured_stones_p1") {
-            assert_eq!(board.captured(Color::Black), n.num() as usize, "{id}: player 1's captures");
+            assert_eq!(*n, board.captured(Color::Black), "{id}: player 1's captures");
             checked += 1;
         }
         if let Some(n) = exp.get("captured_stones_p2") {
-            assert_eq!(board.captured(Color::White), n.num() as usize, "{id}: player 2's captures");
+            assert_eq!(*n, board.captured(Color::White), "{id}: player 2's captures");
             checked += 1;
         }
         if let Some(over) = exp.get("game_over") {
-            assert_eq!(winner.is_some(), over.bool(), "{id}: game over");
+            assert_eq!(*over, winner.is_some(), "{id}: game over");
             checked += 1;
         }
         if let Some(w) = exp.get("winner") {
-            let want = if w.num() as i64 == 1 { Color::Black } else { Color::White };
+            let want = if *w == 1 { Color::Black } else { Color::White };
             assert_eq!(winner, Some(want), "{id}: winner");
             checked += 1;
         }
         for (key, legal) in [("illegal_third_move", false), ("legal_third_move", true)] {
-            for m in exp.get(key).map_or(&[][..], |v| v.arr()) {
-                let p = pente_pos(m.str(), 19);
-                assert_eq!(rules.opening_error(&board, p).is_none(), legal, "{id}: {} legal?", m.str());
+            for m in exp.get(key).map(moves).unwrap_or_default() {
+                let p = pente_pos(&m, 19);
+                assert_eq!(rules.opening_error(&board, p).is_none(), legal, "{id}: {m} legal?");
                 checked += 1;
             }
         }
@@ -90,18 +94,18 @@ fn every_pente_case() {
 
 #[test]
 fn the_search_position_follows_captures_move_by_move() {
-    let cases = Json::parse(&read_data("pente/pente-tests.json"));
-    let game = cases.arr().iter().find(|c| c.get("id").str() == "pente-jeff-hardy-game").unwrap();
-    let rules = rules_of(game.get("game").str());
+    let cases = read_json_list("pente/pente-tests.json");
+    let game = cases.iter().find(|c| c["id"] == "pente-jeff-hardy-game").expect("the game");
+    let rules = rules_of(game["game"].as_str().expect("a game"));
     let pats = Arc::new(Patterns::new(&rules).unwrap());
     let mut board = Board::new(19, 19).unwrap();
     board.set_capture(rules.capture_rule());
     let mut pos = Position::new(&board, Arc::clone(&pats));
-    let moves = game.get("moves").arr();
+    let moves = moves(&game["moves"]);
     for (n, m) in moves.iter().enumerate() {
-        let p = pente_pos(m.str(), 19);
+        let p = pente_pos(m, 19);
         pos.play(pos.index(p));
-        pos.debug_validate().unwrap_or_else(|e| panic!("after move {n} {}: {e}", m.str()));
+        pos.debug_validate().unwrap_or_else(|e| panic!("after move {n} {m}: {e}"));
     }
     assert_eq!(pos.captured(Color::Black), 10);
     assert_eq!(pos.captured(Color::White), 8);

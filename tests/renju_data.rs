@@ -5,10 +5,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Json, position, read_data};
+use common::{position, read_json_lines, read_json_list};
 use quincunx::game::board::Board;
 use quincunx::game::renju;
 use quincunx::game::rules::Rules;
+use serde_json::Value;
 
 fn renju_rules() -> Rules {
     Rules::from_mask(4, 5).0
@@ -25,19 +26,17 @@ fn all_forbidden(b: &Board) -> BTreeMap<String, String> {
 
 #[test]
 fn random_1000_positions_agree_with_the_referee() {
-    let text = read_data("renju/forbidden-random1000.jsonl");
     let (mut agree, mut total, mut failures) = (0, 0, vec![]);
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let rec = Json::parse(line);
-        let b = position(15, rec.get("black").arr(), rec.get("white").arr());
+    for rec in read_json_lines("renju/forbidden-random1000.jsonl") {
+        let b = position(15, &rec["black"], &rec["white"]);
         let want: BTreeMap<String, String> =
-            rec.get("forbidden").obj().iter().map(|(k, v)| (k.clone(), v.str().to_string())).collect();
+            serde_json::from_value(rec["forbidden"].clone()).expect("points");
         let got = all_forbidden(&b);
         total += 1;
         if got == want {
             agree += 1;
         } else if failures.len() < 5 {
-            failures.push(format!("{}: want {want:?}, got {got:?}\n{b}", rec.get("id").str()));
+            failures.push(format!("{}: want {want:?}, got {got:?}\n{b}", rec["id"]));
         }
     }
     println!("renju forbidden points: {agree}/{total} positions agree");
@@ -56,23 +55,23 @@ fn kind_name(data: &str) -> &'static str {
 
 #[test]
 fn quintet_fixtures() {
-    let all = Json::parse(&read_data("renju/forbidden-fixtures.json"));
-    for rec in all.arr() {
-        let id = rec.get("id").str();
-        let b = position(15, rec.get("black").arr(), rec.get("white").arr());
+    for rec in read_json_list("renju/forbidden-fixtures.json") {
+        let id = &rec["id"];
+        let b = position(15, &rec["black"], &rec["white"]);
         let got = all_forbidden(&b);
         let judge: Vec<String> =
-            rec.get("all_forbidden_by_gomocupjudge").arr().iter().map(|j| j.str().into()).collect();
+            serde_json::from_value(rec["all_forbidden_by_gomocupjudge"].clone()).expect("points");
         assert_eq!(got.keys().cloned().collect::<Vec<_>>(), judge, "{id}: all forbidden points\n{b}");
-        match rec.get("query").str() {
+        match rec["query"].as_str().expect("a query") {
             "all" => {
-                for pair in rec.get("expected").arr() {
-                    let (kind, point) = (pair.arr()[0].str(), pair.arr()[1].str());
+                let pairs: Vec<(String, String)> =
+                    serde_json::from_value(rec["expected"].clone()).expect("pairs");
+                for (kind, point) in &pairs {
                     assert_eq!(got.get(point).map(String::as_str), Some(kind_name(kind)), "{id}: {point}");
                 }
             }
             point => {
-                let want = match rec.get("expected").str() {
+                let want = match rec["expected"].as_str().expect("a kind") {
                     "None" => None,
                     k => Some(kind_name(k)),
                 };
@@ -84,17 +83,16 @@ fn quintet_fixtures() {
 
 #[test]
 fn edge_cases_follow_the_gomocup_reading() {
-    let all = Json::parse(&read_data("renju/forbidden-edgecases.json"));
-    for rec in all.arr() {
-        let id = rec.get("id").str();
-        let b = position(15, rec.get("black").arr(), rec.get("white").arr());
+    for rec in read_json_list("renju/forbidden-edgecases.json") {
+        let id = &rec["id"];
+        let b = position(15, &rec["black"], &rec["white"]);
         let got = all_forbidden(&b);
-        let point = rec.get("query").str();
-        assert_eq!(got.contains_key(point), rec.get("gomocupjudge_forbidden").bool(), "{id}: {point}\n{b}");
+        let point = rec["query"].as_str().expect("a point");
+        assert_eq!(rec["gomocupjudge_forbidden"], got.contains_key(point), "{id}: {point}\n{b}");
         let literal: Vec<String> =
-            rec.get("all_forbidden_rif_literal").arr().iter().map(|j| j.str().into()).collect();
+            serde_json::from_value(rec["all_forbidden_rif_literal"].clone()).expect("points");
         assert_eq!(got.keys().cloned().collect::<Vec<_>>(), literal, "{id}: all points\n{b}");
-        if let Json::Str(kind) = rec.get("rif_literal_oracle") {
+        if let Value::String(kind) = &rec["rif_literal_oracle"] {
             assert_eq!(got.get(point), Some(kind), "{id}: kind");
         }
     }

@@ -6,7 +6,7 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use common::{Json, game, position, read_data};
+use common::{game, position, read_json_lines};
 use quincunx::eval::score::{WIN, WIN_THRESHOLD};
 use quincunx::game::board::{Board, Color};
 use quincunx::game::rules::{Rules, Verdict};
@@ -45,27 +45,25 @@ fn gomocup_rule_checks() {
 
 #[test]
 fn black_never_plays_a_renju_foul() {
-    let text = read_data("renju/forbidden-random1000.jsonl");
     let rules = Rules::from_mask(4, 5).0;
     let player = SearchPlayer::default();
     let stop = AtomicBool::new(false);
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()).take(400) {
-        let rec = Json::parse(line);
-        if rec.get("forbidden").obj().is_empty() {
+    for rec in read_json_lines("renju/forbidden-random1000.jsonl").iter().take(400) {
+        if rec["forbidden"].as_object().expect("forbidden points").is_empty() {
             continue;
         }
-        let b = position(15, rec.get("black").arr(), rec.get("white").arr());
+        let b = position(15, &rec["black"], &rec["white"]);
         if b.side_to_move() != Color::Black || b.is_full() {
             continue;
         }
         let t = player.think(&b, &rules, &limits(3_000), &stop);
         let p = t.mv.expect("a move");
-        assert!(b.is_empty(p), "{}: occupied {p}", rec.get("id").str());
+        assert!(b.is_empty(p), "{}: occupied {p}", rec["id"]);
         assert!(
             !matches!(rules.verdict(&b, p), Verdict::Foul(_)),
             "{}: black played the foul {}\n{b}",
-            rec.get("id").str(),
+            rec["id"],
             p.notation()
         );
         checked += 1;

@@ -12,7 +12,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Json, game, position, read_data};
+use common::{game_of, position, read_json_lines};
 use quincunx::eval::position::Position;
 use quincunx::eval::score::evaluate;
 use quincunx::game::board::{Board, Cell, Color, Pos};
@@ -83,14 +83,7 @@ fn check_all(boards: &[Board], rules: &Rules, what: &str) -> usize {
 }
 
 fn vcf_boards(file: &str) -> Vec<Board> {
-    read_data(file)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|row| {
-            let r = Json::parse(row);
-            game(r.get("board_size").num() as i64, r.get("moves").str())
-        })
-        .collect()
+    read_json_lines(file).iter().map(game_of).collect()
 }
 
 #[test]
@@ -108,14 +101,10 @@ fn exact_five_positions_look_the_same_from_every_side() {
 #[test]
 fn renju_fouls_look_the_same_from_every_side() {
     // The foul set's positions are stone lists; the first 200 keep the test quick.
-    let boards: Vec<Board> = read_data("renju/forbidden-random1000.jsonl")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
+    let boards: Vec<Board> = read_json_lines("renju/forbidden-random1000.jsonl")
+        .iter()
         .take(200)
-        .map(|row| {
-            let r = Json::parse(row);
-            position(15, r.get("black").arr(), r.get("white").arr())
-        })
+        .map(|r| position(15, &r["black"], &r["white"]))
         .collect();
     let n = check_all(&boards, &Rules::from_mask(4, 5).0, "renju");
     assert_eq!(n, 200);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use common::{Json, game, pos, position, read_data};
+use common::{game_of, pos, position, read_json_lines, read_json_list};
 use quincunx::eval::position::Position;
 use quincunx::game::board::{Board, Color};
 use quincunx::game::pattern::Class;
@@ -24,12 +24,10 @@ fn solver(stop: &AtomicBool) -> Solver<'_> {
 /// (or the flag set) they give up within `CHECK_EVERY` nodes, in positions that take hundreds.
 #[test]
 fn a_solver_gives_up_within_the_clock_rhythm_once_its_time_is_up() {
-    let text = read_data("vcf/vcf-freestyle15.jsonl");
     let (never, set) = (AtomicBool::new(false), AtomicBool::new(true));
     let mut heavy = 0;
-    for row in text.lines().filter(|l| !l.trim().is_empty()).take(60) {
-        let r = Json::parse(row);
-        let board = game(r.get("board_size").num() as i64, r.get("moves").str());
+    for row in read_json_lines("vcf/vcf-freestyle15.jsonl").iter().take(60) {
+        let board = game_of(row);
         let pats = Arc::new(Patterns::new(&Rules::from_mask(0, 5).0).unwrap());
         let mut free = solver(&never);
         free.vct(&mut Position::new(&board, Arc::clone(&pats)), 7);
@@ -52,15 +50,13 @@ fn attacker_moves(line: &[usize]) -> usize {
 }
 
 fn check_vcf_file(file: &str) {
-    let text = read_data(file);
     let stop = AtomicBool::new(false);
     let (mut solved, mut positives, mut negatives, mut worst) = (0, 0, 0, 0.0f64);
     let mut check_found = 0;
-    for row in text.lines().filter(|l| !l.trim().is_empty()) {
-        let r = Json::parse(row);
-        let mask = if r.get("rule").str() == "standard" { 1 } else { 0 };
-        let board = game(r.get("board_size").num() as i64, r.get("moves").str());
-        let side = if r.get("side_to_move").str() == "black" { Color::Black } else { Color::White };
+    for row in read_json_lines(file) {
+        let mask = if row["rule"] == "standard" { 1 } else { 0 };
+        let board = game_of(&row);
+        let side = if row["side_to_move"] == "black" { Color::Black } else { Color::White };
         assert_eq!(board.side_to_move(), side, "{row}");
         let pats = Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap());
         let mut p = Position::new(&board, pats);
@@ -72,12 +68,12 @@ fn check_vcf_file(file: &str) {
         // claim one that is not there.
         let check = Solver::with_nodes(64).vcf_walk(&mut p, 10, VcfMode::CHECK, &mut vec![]);
         check_found += u32::from(check);
-        if r.get("vcf").bool() {
+        if row["vcf"].as_bool().expect("vcf or not") {
             positives += 1;
             worst = worst.max(secs);
             let line = found.unwrap_or_else(|| panic!("no VCF found: {row}"));
             let fours = attacker_moves(&line) - 1;
-            assert_eq!(fours as f64, r.get("min_fours").num(), "VCF not of minimum length: {row}");
+            assert_eq!(row["min_fours"], fours, "VCF not of minimum length: {row}");
             solved += 1;
         } else {
             negatives += 1;
@@ -105,27 +101,26 @@ fn standard_vcf_set() {
 
 #[test]
 fn renju_puzzles() {
-    let all = Json::parse(&read_data("renju/vcf-vct-puzzles.json"));
     let stop = AtomicBool::new(false);
     let pats = Arc::new(Patterns::new(&Rules::from_mask(4, 5).0).unwrap());
     let (mut checks, mut first_moves, mut agree) = (0, 0, 0);
     let mut failures = vec![];
-    for rec in all.arr() {
-        if rec.get("slow_bench").bool() {
+    for rec in read_json_list("renju/vcf-vct-puzzles.json") {
+        if rec["slow_bench"].as_bool().expect("slow or not") {
             continue;
         }
-        let id = rec.get("id").str();
-        let board: Board = position(15, rec.get("black").arr(), rec.get("white").arr());
-        for c in rec.get("checks").arr() {
-            let mode = c.get("mode").str();
-            let limit = c.get("limit_attacker_moves").num() as u32;
-            let threat_limit = c.get("threat_limit").num() as u32;
-            let expect = c.get("expect").str();
+        let id = rec["id"].as_str().expect("an id");
+        let board: Board = position(15, &rec["black"], &rec["white"]);
+        for c in rec["checks"].as_array().expect("checks") {
+            let mode = c["mode"].as_str().expect("a mode");
+            let limit = c["limit_attacker_moves"].as_u64().expect("a limit") as u32;
+            let threat_limit = c["threat_limit"].as_u64().expect("a threat limit") as u32;
+            let expect = c["expect"].as_str().expect("an expectation");
             // A "none" found with fewer threes allowed than ours says nothing about our solver.
             if expect == "none" && threat_limit < limit && mode.starts_with("VCT") {
                 continue;
             }
-            let attacker = if c.get("attacker").str() == "Black" { Color::Black } else { Color::White };
+            let attacker = if c["attacker"] == "Black" { Color::Black } else { Color::White };
             let mut p = Position::new(&board, Arc::clone(&pats));
             if p.side() != attacker {
                 p.pass();
@@ -183,9 +178,8 @@ fn four_three_wins_hold_when_played_out() {
     for (file, masks) in [("vcf/vcf-freestyle15.jsonl", [0, 4]), ("vcf/vcf-standard15.jsonl", [1, 4])] {
         for mask in masks {
             let pats = Arc::new(Patterns::new(&Rules::from_mask(mask, 5).0).unwrap());
-            for row in read_data(file).lines().filter(|l| !l.trim().is_empty()) {
-                let r = Json::parse(row);
-                let board = game(r.get("board_size").num() as i64, r.get("moves").str());
+            for row in read_json_lines(file) {
+                let board = game_of(&row);
                 let n = board.width() as i64;
                 let mut p = Position::new(&Board::new(n, n).unwrap(), Arc::clone(&pats));
                 for &m in board.history() {

@@ -1,16 +1,15 @@
 //! Helpers shared by the data-driven tests: where the test data lives (`tests/data/`, whose README says
-//! where each file came from), a small JSON reader (the test data is JSON; a parser of our own keeps the
-//! dependency list to the four the design names), and positions built from stone lists in pos notation
+//! where each file came from), read as JSON values, and positions built from stone lists in pos notation
 //! (`H8`).
 
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use quincunx::game::board::{Board, Pos};
+use serde_json::Value;
 
 /// Runs `cmd` with piped output and waits at most two minutes for it: a hang fails the test instead
 /// of hanging it.
@@ -58,181 +57,18 @@ pub fn read_data(rel: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(BTreeMap<String, Json>),
+/// The records of `tests/data/<rel>`, a JSON list of them.
+pub fn read_json_list(rel: &str) -> Vec<Value> {
+    serde_json::from_str(&read_data(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-impl Json {
-    pub fn parse(text: &str) -> Json {
-        let mut p = Parser { s: text.as_bytes(), i: 0 };
-        let v = p.value();
-        p.ws();
-        assert_eq!(p.i, p.s.len(), "trailing characters in JSON");
-        v
-    }
-
-    pub fn get(&self, key: &str) -> &Json {
-        match self {
-            Json::Obj(m) => m.get(key).unwrap_or(&Json::Null),
-            _ => &Json::Null,
-        }
-    }
-
-    pub fn str(&self) -> &str {
-        match self {
-            Json::Str(s) => s,
-            other => panic!("not a string: {other:?}"),
-        }
-    }
-
-    pub fn arr(&self) -> &[Json] {
-        match self {
-            Json::Arr(v) => v,
-            Json::Null => &[],
-            other => panic!("not an array: {other:?}"),
-        }
-    }
-
-    pub fn obj(&self) -> &BTreeMap<String, Json> {
-        match self {
-            Json::Obj(m) => m,
-            other => panic!("not an object: {other:?}"),
-        }
-    }
-
-    pub fn num(&self) -> f64 {
-        match self {
-            Json::Num(n) => *n,
-            other => panic!("not a number: {other:?}"),
-        }
-    }
-
-    pub fn bool(&self) -> bool {
-        match self {
-            Json::Bool(b) => *b,
-            other => panic!("not a bool: {other:?}"),
-        }
-    }
-
-    pub fn is_null(&self) -> bool {
-        *self == Json::Null
-    }
-}
-
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, c: u8) {
-        self.ws();
-        assert_eq!(self.s.get(self.i), Some(&c), "JSON: expected '{}' at {}", c as char, self.i);
-        self.i += 1;
-    }
-
-    fn value(&mut self) -> Json {
-        self.ws();
-        match self.s[self.i] {
-            b'{' => {
-                self.i += 1;
-                let mut m = BTreeMap::new();
-                self.ws();
-                if self.s[self.i] == b'}' {
-                    self.i += 1;
-                    return Json::Obj(m);
-                }
-                loop {
-                    self.ws();
-                    let k = self.string();
-                    self.eat(b':');
-                    let v = self.value();
-                    m.insert(k, v);
-                    self.ws();
-                    self.i += 1;
-                    if self.s[self.i - 1] == b'}' {
-                        return Json::Obj(m);
-                    }
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                let mut v = vec![];
-                self.ws();
-                if self.s[self.i] == b']' {
-                    self.i += 1;
-                    return Json::Arr(v);
-                }
-                loop {
-                    v.push(self.value());
-                    self.ws();
-                    self.i += 1;
-                    if self.s[self.i - 1] == b']' {
-                        return Json::Arr(v);
-                    }
-                }
-            }
-            b'"' => Json::Str(self.string()),
-            b't' => {
-                self.i += 4;
-                Json::Bool(true)
-            }
-            b'f' => {
-                self.i += 5;
-                Json::Bool(false)
-            }
-            b'n' => {
-                self.i += 4;
-                Json::Null
-            }
-            _ => {
-                let start = self.i;
-                while self.i < self.s.len() && b"+-0123456789.eE".contains(&self.s[self.i]) {
-                    self.i += 1;
-                }
-                let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                Json::Num(t.parse().unwrap_or_else(|_| panic!("JSON: bad number '{t}'")))
-            }
-        }
-    }
-
-    fn string(&mut self) -> String {
-        self.eat(b'"');
-        let mut out = Vec::new();
-        while self.s[self.i] != b'"' {
-            if self.s[self.i] == b'\\' {
-                self.i += 1;
-                match self.s[self.i] {
-                    b'n' => out.push(b'\n'),
-                    b't' => out.push(b'\t'),
-                    b'u' => {
-                        let hex = std::str::from_utf8(&self.s[self.i + 1..self.i + 5]).unwrap();
-                        let c = char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap_or('?');
-                        out.extend(c.to_string().as_bytes());
-                        self.i += 4;
-                    }
-                    c => out.push(c),
-                }
-            } else {
-                out.push(self.s[self.i]);
-            }
-            self.i += 1;
-        }
-        self.i += 1;
-        String::from_utf8(out).unwrap()
-    }
+/// The JSON lines of `tests/data/<rel>` (blank lines skipped).
+pub fn read_json_lines(rel: &str) -> Vec<Value> {
+    read_data(rel)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{rel}: {e}: {l}")))
+        .collect()
 }
 
 /// A point in the data's notation (`H8`, case-insensitive).
@@ -240,18 +76,26 @@ pub fn pos(s: &str) -> Pos {
     Pos::from_notation(s).unwrap_or_else(|| panic!("bad point '{s}'"))
 }
 
-/// A set-up position from black and white stone lists (any counts).
-pub fn position(size: i64, black: &[Json], white: &[Json]) -> Board {
+/// The points of a JSON list of them in pos notation (`["H8", "I9"]`).
+fn points(list: &Value) -> Vec<Pos> {
+    list.as_array().expect("a list of points").iter().map(|p| pos(p.as_str().expect("a point"))).collect()
+}
+
+/// A set-up position from the data's black and white stone lists (any counts).
+pub fn position(size: i64, black: &Value, white: &Value) -> Board {
     let mut b = Board::new(size, size).unwrap();
-    let black: Vec<Pos> = black.iter().map(|j| pos(j.str())).collect();
-    let white: Vec<Pos> = white.iter().map(|j| pos(j.str())).collect();
-    b.set_position(&black, &white, &[]).unwrap();
+    b.set_position(&points(black), &points(white), &[]).unwrap();
     b
 }
 
 /// A game position from a move string in pos notation (`h8i9j10`), black first.
 pub fn game(size: i64, moves: &str) -> Board {
     Board::from_moves(size, size, moves).unwrap_or_else(|e| panic!("{moves}: {e}"))
+}
+
+/// The game of a row of the VCF sets: its `board_size` and its `moves` string.
+pub fn game_of(row: &Value) -> Board {
+    game(row["board_size"].as_i64().expect("a board size"), row["moves"].as_str().expect("moves"))
 }
 #[cfg(feature = "board")]
 pub mod board;
