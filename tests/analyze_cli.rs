@@ -3,7 +3,7 @@
 //! chart is well-formed with one point a move; broken records, faulty brains and command-line mistakes
 //! end with status 1 or 2, never a panic or a hang. Searches take 50 ms a position.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -18,11 +18,6 @@ fn game(name: &str) -> String {
 
 fn fault_engine(name: &str) -> String {
     common::fault_engine_command(name)
-}
-
-/// An empty directory of this test's own.
-fn scratch(test: &str) -> PathBuf {
-    common::scratch_dir("analyze-cli", test)
 }
 
 /// Runs `analyze` with `args` after a short time a position, with a watchdog: an analysis that hangs
@@ -130,7 +125,8 @@ fn balanced(svg: &str) -> bool {
 
 #[test]
 fn each_game_has_a_well_formed_chart_with_one_point_a_move() {
-    let dir = scratch("charts");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let tables_file = dir.join("analysis.txt");
     let out = analyze(&[
         "--svg",
@@ -153,12 +149,12 @@ fn each_game_has_a_well_formed_chart_with_one_point_a_move() {
     // The first game's players are `Black <one>` and `White & two`: escaped, not taken for markup.
     let first = std::fs::read_to_string(dir.join("blunder_sgf-1.svg")).unwrap();
     assert!(first.contains("Black &lt;one&gt;") && first.contains("White &amp; two"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_broken_record_fails_alone_and_the_others_are_analysed() {
-    let dir = scratch("broken");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let occupied = dir.join("occupied.txt");
     std::fs::write(&occupied, "h8 i9 h8\n").unwrap();
     let unclosed = dir.join("unclosed.sgf");
@@ -180,7 +176,6 @@ fn a_broken_record_fails_alone_and_the_others_are_analysed() {
     std::fs::write(&after, "a1b1a2b2a3b3a4b4a5b5\n").unwrap();
     assert_eq!(analyze(&["--no-svg", after.to_str().unwrap()]).status.code(), Some(1));
     assert_eq!(analyze(&["--no-svg", "--size", "8", &game("blunder.txt")]).status.code(), Some(1));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -259,7 +254,8 @@ const LET_GO_TWICE: &str = "h8g8i8a1j8a2k8a3o1a4o15a5\n";
 
 #[test]
 fn the_chart_shows_the_result_marks_both_ways_and_keeps_its_move_numbers_apart() {
-    let dir = scratch("chart-marks");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("letgo.txt");
     std::fs::write(&file, LET_GO_TWICE).unwrap();
     let out = analyze(&["--svg", dir.to_str().unwrap(), file.to_str().unwrap()]);
@@ -291,12 +287,12 @@ fn the_chart_shows_the_result_marks_both_ways_and_keeps_its_move_numbers_apart()
         .collect();
     assert_eq!(numbers.iter().map(|n| n.0).collect::<Vec<_>>(), [1, 5, 10]);
     assert!(numbers.windows(2).all(|w| w[1].1 - w[0].1 >= 20.0), "{numbers:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_file_given_as_the_chart_directory_is_a_command_line_mistake() {
-    let dir = scratch("svg-file");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let not_a_dir = dir.join("charts");
     std::fs::write(&not_a_dir, "").unwrap();
     let out = analyze(&["--svg", not_a_dir.to_str().unwrap(), &game("blunder.txt")]);
@@ -306,7 +302,6 @@ fn a_file_given_as_the_chart_directory_is_a_command_line_mistake() {
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(errors[0].contains(not_a_dir.to_str().unwrap()), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing analysed");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Whether `text` holds a protocol pair `X,Y` (digits, a comma, digits).
@@ -318,7 +313,8 @@ fn has_protocol_pair(text: &str) -> bool {
 
 #[test]
 fn a_broken_move_is_named_once_in_pos_notation() {
-    let dir = scratch("square-names");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let occupied = dir.join("occupied.txt");
     std::fs::write(&occupied, "h8 i9 h8\n").unwrap();
     // PSQ counts from 1: 16,3 is off a 15x15 board, on the column after o.
@@ -332,13 +328,13 @@ fn a_broken_move_is_named_once_in_pos_notation() {
         assert!(error.contains(square), "{error}");
         assert!(!has_protocol_pair(error), "a square named two ways: {error}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn rule_and_size_are_taken_as_every_subcommand_takes_them() {
     // A name or a code for the rule; the Pente family on 19x19 unless told.
-    let dir = scratch("rule-size");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("pente.txt");
     std::fs::write(&file, "j10k10\n").unwrap();
     let header = |args: &[&str]| {
@@ -350,5 +346,4 @@ fn rule_and_size_are_taken_as_every_subcommand_takes_them() {
     assert!(header(&["--rule", "pente"]).contains("; pente 19x19;"), "{}", header(&["--rule", "pente"]));
     assert!(header(&["--rule", "4", "--size", "17"]).contains("; renju 17x17;"));
     assert!(header(&["--rule", "exact", "--line-length", "6"]).contains("15x15"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -459,10 +459,8 @@ fn a_game_of_brains_that_cannot_be_played_is_refused_and_changes_nothing() {
 /// chosen one grows on the board until its end, with the chart of its engines' evaluations.
 #[test]
 fn a_match_is_followed_from_its_live_file_as_it_grows() {
-    let dir = std::env::temp_dir().join(format!("quincunx-follow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("live.txt");
-    let _ = std::fs::remove_file(&path);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.txt");
     let server = Server::start(&["--follow", path.to_str().unwrap()]);
     let s = server.state();
     assert_eq!((&s["follow"]["missing"], &s["follow"]["games"]), (&Value::from(true), &Value::from(0)));
@@ -538,17 +536,14 @@ fn a_match_is_followed_from_its_live_file_as_it_grows() {
     let s = server.wait_for("the bad line told", |s| s["follow"]["error"].is_string());
     assert!(s["follow"]["error"].as_str().unwrap().starts_with("line 10"), "{s}");
     assert_eq!(move_count(&s), 6);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A real match writes its live file as it plays; the board follows its first game to the end, move
 /// for move as the match recorded it.
 #[test]
 fn a_running_match_is_followed_to_the_end_of_its_game() {
-    let dir = std::env::temp_dir().join(format!("quincunx-running-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let (live, psq) = (dir.join("live.txt"), dir.join("psq"));
+    let dir = tempfile::tempdir().unwrap();
+    let (live, psq) = (dir.path().join("live.txt"), dir.path().join("psq"));
     let server = Server::start(&["--follow", live.to_str().unwrap()]);
     let bin = env!("CARGO_BIN_EXE_pbrain-quincunx");
     let mut running = std::process::Command::new(bin)
@@ -580,5 +575,4 @@ fn a_running_match_is_followed_to_the_end_of_its_game() {
         .collect();
     assert_eq!(shown, recorded);
     assert!(!s["ending"].is_null() && !s["chart"].is_null(), "{s}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use common::board::{Server, http};
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const DRIVER: &str = "/usr/bin/chromedriver";
@@ -27,6 +28,8 @@ struct Driver {
     child: Child,
     addr: String,
     session: String,
+    /// Chromium's profile, removed with the driver.
+    _profile: TempDir,
 }
 
 impl Driver {
@@ -44,15 +47,15 @@ impl Driver {
             assert!(Instant::now() < deadline, "chromedriver did not listen");
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile = std::env::temp_dir().join(format!("quincunx-chromium-{}", std::process::id()));
+        let profile = tempfile::tempdir().unwrap();
         // As Chromium runs on a machine without a network or a display: no background connections.
         let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
             "binary": CHROMIUM,
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--window-size=1300,900", format!("--user-data-dir={}", profile.display())]
+                     "--window-size=1300,900", format!("--user-data-dir={}", profile.path().display())]
         }}}});
-        let mut d = Driver { child, addr, session: String::new() };
+        let mut d = Driver { child, addr, session: String::new(), _profile: profile };
         let v = d.call("POST", "/session", Some(caps));
         d.session = v["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {v}")).to_string();
         d
@@ -275,10 +278,8 @@ fn a_game_is_played_and_studied(driver: &Driver) {
 /// game is saved; a running match is followed from its live file, its games listed and the chosen one
 /// shown to its end, with its chart.
 fn engines_play_and_a_running_match_is_followed(driver: &Driver) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("browser-match-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let live = dir.join("live.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let live = dir.path().join("live.txt");
     let bin = env!("CARGO_BIN_EXE_pbrain-quincunx");
     let live_arg = live.display().to_string();
     let server = Server::start(&[
@@ -315,7 +316,7 @@ fn engines_play_and_a_running_match_is_followed(driver: &Driver) {
     // A match writes its live file as it plays; the page lists its games and follows the one chosen.
     let mut running = std::process::Command::new(bin)
         .args(["match", "--engine", bin, "--engine", bin, "--games", "2", "--turn", "200", "--quiet"])
-        .args(["--live", &live_arg, "--psq", &dir.join("psq").display().to_string()])
+        .args(["--live", &live_arg, "--psq", &dir.path().join("psq").display().to_string()])
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("the match starts");
@@ -334,7 +335,7 @@ fn engines_play_and_a_running_match_is_followed(driver: &Driver) {
     driver.screenshot("7-a-match-game-over.png");
     assert!(running.wait().expect("the match ends").success());
     // The board shows the game the match recorded, move for move.
-    let psq = std::fs::read_to_string(dir.join("psq/game-00001.psq")).unwrap();
+    let psq = std::fs::read_to_string(dir.path().join("psq/game-00001.psq")).unwrap();
     let recorded: Vec<String> = psq
         .lines()
         .skip(1)
@@ -347,5 +348,4 @@ fn engines_play_and_a_running_match_is_followed(driver: &Driver) {
     let shown: Vec<String> =
         s["moves"].as_array().unwrap().iter().map(|p| format!("{},{}", p["x"], p["y"])).collect();
     assert_eq!(shown, recorded);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -139,9 +139,8 @@ fn play_and_match_name_the_same_games() {
 /// that is not a game names its line number.
 #[test]
 fn bench_searches_a_file_of_positions() {
-    let dir = std::env::temp_dir().join(format!("qx-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
     std::fs::write(&good, "# two positions\nh8i9j10\n\nh8h9i8i9\n").unwrap();
     for threads in ["1", "2"] {
         let o = run(&["bench", "3", "--threads", threads, "--positions", good.to_str().unwrap()]);
@@ -152,11 +151,10 @@ fn bench_searches_a_file_of_positions() {
         assert!(lines[0].starts_with("rule 0 15x15 h8i9j10: best "), "{out}");
         assert!(lines[2].starts_with("nodes "), "{out}");
     }
-    let bad = dir.join("bad.txt");
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "h8i9\nh8h8\n").unwrap();
     let o = run(&["bench", "--positions", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--threads 4` searches on four threads even where the process may use one core: the helpers run
@@ -204,8 +202,6 @@ fn an_unknown_option_names_the_nearest_one() {
 
 #[test]
 fn every_game_subcommand_takes_rule_by_code_or_name_and_size_alike() {
-    let dir = std::env::temp_dir().join(format!("qx-rule-size-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // `play` and `openings` take a name or a code after --rule (old spellings too, unlisted).
     for rule in [&["--rule", "renju"][..], &["--rule", "4"], &["--rules", "renju"], &["--variant", "renju"]] {
         let o = run(&[&["openings", "--count", "1", "--seed", "1", "--size", "9x11"], rule].concat());
@@ -226,7 +222,6 @@ fn every_game_subcommand_takes_rule_by_code_or_name_and_size_alike() {
         assert_usage_error(&[cmd, &["--size", "15x"]].concat());
         assert_usage_error(&[cmd, &["--rule", "64"]].concat());
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

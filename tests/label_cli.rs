@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{output_within_deadline, scratch_dir};
+use common::output_within_deadline;
 use quincunx::tools::learn::selfplay::{GameRecord, read_file};
 
 fn run(args: &[&str], files: &[&Path]) -> std::process::Output {
@@ -32,7 +32,8 @@ fn label(out: &Path, games: &Path, extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn labels_are_one_position_lines_and_a_run_resumes_and_shards_to_the_same_labels() {
-    let dir = scratch_dir("label", "whole");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let games = dir.join("games.txt");
     let games_arg = games.to_string_lossy().into_owned();
     let sp =

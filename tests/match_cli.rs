@@ -21,11 +21,6 @@ fn fault_engine(name: &str) -> String {
     common::fault_engine_command(name)
 }
 
-/// An empty directory of this test's own.
-fn scratch(test: &str) -> PathBuf {
-    common::scratch_dir("match-cli", test)
-}
-
 /// An engine that leaves `marker` behind when it is started: a way to see whether the runner started
 /// any engine at all.
 fn marking_engine(marker: &Path) -> String {
@@ -71,17 +66,13 @@ fn a_match_one_engine_wins_every_game_of_stops_with_h1() {
     assert!(llr(&out).is_some_and(|v| v >= (0.95f64 / 0.05).ln()), "{out:?}");
 }
 
-/// A match whose `extra` options name a path it cannot use (`path` builds it inside a scratch
+/// A match whose `extra` options name a path it cannot use (`path` builds it inside a temporary
 /// directory) fails before any engine starts; `quiet_stdout`: nothing is printed on stdout either.
-fn assert_fails_before_any_engine(
-    name: &str,
-    path: impl Fn(&Path) -> PathBuf,
-    flag: &str,
-    quiet_stdout: bool,
-) {
-    let dir = scratch(name);
+fn assert_fails_before_any_engine(path: impl Fn(&Path) -> PathBuf, flag: &str, quiet_stdout: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let marker = dir.join("started");
-    let target = path(&dir);
+    let target = path(dir);
     let e = marking_engine(&marker);
     let mut args = vec!["--engine", &e, "--engine", &e];
     if flag != "--openings" {
@@ -94,17 +85,16 @@ fn assert_fails_before_any_engine(
         assert!(out.stdout.is_empty(), "{out:?}");
     }
     assert!(!marker.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_sgf_path_in_a_missing_directory_fails_before_any_engine_starts() {
-    assert_fails_before_any_engine("sgf-missing-dir", |d| d.join("no/such/dir/games.sgf"), "--sgf", true);
+    assert_fails_before_any_engine(|d| d.join("no/such/dir/games.sgf"), "--sgf", true);
 }
 
 #[test]
 fn a_live_file_in_a_missing_directory_fails_before_any_engine_starts() {
-    assert_fails_before_any_engine("live-missing-dir", |d| d.join("no/such/dir/live.txt"), "--live", true);
+    assert_fails_before_any_engine(|d| d.join("no/such/dir/live.txt"), "--live", true);
 }
 
 #[test]
@@ -114,12 +104,12 @@ fn a_psq_directory_that_cannot_be_made_fails_before_any_engine_starts() {
         std::fs::write(&file, "").unwrap();
         file.join("games")
     };
-    assert_fails_before_any_engine("psq-under-file", under_a_file, "--psq", true);
+    assert_fails_before_any_engine(under_a_file, "--psq", true);
 }
 
 #[test]
 fn a_missing_openings_file_fails_before_any_engine_starts() {
-    assert_fails_before_any_engine("openings-missing", |d| d.join("absent.txt"), "--openings", false);
+    assert_fails_before_any_engine(|d| d.join("absent.txt"), "--openings", false);
 }
 
 #[test]
@@ -137,7 +127,8 @@ fn a_record_that_cannot_be_written_stops_the_match_and_keeps_the_summary() {
 
 #[test]
 fn records_are_written_and_repeated_names_made_distinct() {
-    let dir = scratch("records");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (psq, sgf, live) = (dir.join("psq"), dir.join("games.sgf"), dir.join("live.txt"));
     let w = weights();
     let out = run_match(&[
@@ -180,7 +171,6 @@ fn records_are_written_and_repeated_names_made_distinct() {
         let of_game = |key: &str| lines.iter().filter(|l| l["event"] == key && l["game"] == k + 1).count();
         assert_eq!((of_game("game"), of_game("move"), of_game("end")), (1, moves, 1), "game {}", k + 1);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -201,7 +191,8 @@ fn an_engine_that_refuses_its_first_start_stops_the_run_before_any_game() {
 
 #[test]
 fn openings_that_do_not_fit_are_reported_in_one_line() {
-    let dir = scratch("unfit-openings");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let openings = dir.join("openings.txt");
     // One opening fits 15x15; three have a stone off the board.
     std::fs::write(&openings, "0,0, 1,0\n-8,-6, 0,1\n7,8, 0,0\n0,0, 9,9\n").unwrap();
@@ -220,7 +211,6 @@ fn openings_that_do_not_fit_are_reported_in_one_line() {
     assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().filter(|l| !l.trim().is_empty()).count(), 1, "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `match` with `args` as they are (a merge plays nothing), with the same watchdog.
@@ -266,7 +256,8 @@ fn games_in(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
 
 #[test]
 fn shards_play_disjoint_parts_of_the_run_and_merge_into_its_summary() {
-    let dir = scratch("shards");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings/freestyle15-40.txt");
     let (w, p, d) =
@@ -316,14 +307,14 @@ fn shards_play_disjoint_parts_of_the_run_and_merge_into_its_summary() {
     // The order of the files is no matter.
     let swapped = run_merge(&["--merge", &path("b.txt"), &path("a.txt"), "--by-opening"]);
     assert_eq!(tally(&swapped), tally(&whole));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn shards_of_fresh_openings_play_out_the_sprt_and_the_merge_judges_it() {
     // The whole run stops at the 23rd straight win (a_match_one_engine_wins_every_game_of_stops_with_h1);
     // each shard plays its part in full, and the merge judges the SPRT on all 30 games.
-    let dir = scratch("shards-sprt");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let (w, f) = (weights(), fault_engine("first_free"));
     let run = |extra: &[&str]| {
@@ -352,12 +343,12 @@ fn shards_of_fresh_openings_play_out_the_sprt_and_the_merge_judges_it() {
     assert!(stdout.starts_with("30 games in ") && stdout.contains("4 fresh openings, seed 5"), "{stdout}");
     assert_eq!(pairing(&merged).map(|(w, l, d)| w + l + d), Some(30));
     assert!(llr(&merged).is_some(), "{merged:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn files_of_other_runs_repeated_shards_and_bad_files_are_refused() {
-    let dir = scratch("merge-refused");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let w = weights();
     let run = |extra: &[&str]| {
@@ -392,12 +383,12 @@ fn files_of_other_runs_repeated_shards_and_bad_files_are_refused() {
     assert!(out.status.success(), "{out:?}");
     let warning = stderr(&out).lines().find(|l| l.contains("shards missing: 2/2")).map(str::to_string);
     assert!(warning.as_deref().is_some_and(|w| w.starts_with("Warning: ") && !w.contains("::")), "{out:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_shards_are_refused_before_any_engine_starts() {
-    let dir = scratch("bad-shards");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let marker = dir.join("started");
     let e = marking_engine(&marker);
     for bad in ["0/2", "3/2", "x/y", "2", "1/0"] {
@@ -408,14 +399,14 @@ fn bad_shards_are_refused_before_any_engine_starts() {
     assert!(!marker.exists());
     let out = run_merge(&["--merge"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_run_with_no_time_limit_at_all_is_refused_before_any_engine_starts() {
     // Our search, told neither a turn nor a game limit, thinks until it is stopped: the run would
     // never end. One of the two limits is enough.
-    let dir = scratch("no-limit");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let marker = dir.join("started");
     let e = format!("bash -c 'touch {}; exec {BIN}'", marker.display());
     // --turn, the old name of --time, is read as it (for one release).
@@ -427,14 +418,14 @@ fn a_run_with_no_time_limit_at_all_is_refused_before_any_engine_starts() {
     let out = run_match(&["--engine", &w, "--engine", &w, "--turn", "0", "--game", "20000", "--games", "1"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(pairing(&out).map(|(w, l, d)| w + l + d), Some(1), "{out:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--nodes N` sends `INFO max_node N`: two searches limited by nodes, not by the clock, play the same
 /// games however busy the machine is, so two runs of one match agree game by game.
 #[test]
 fn a_match_at_a_node_limit_plays_the_same_games_twice() {
-    let dir = scratch("nodes");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let search = format!("{BIN} --threads 1");
     let other = format!("{BIN} --threads 1 --set razor_margin=30");
     let run = |name: &str| {

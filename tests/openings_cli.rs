@@ -3,7 +3,7 @@
 //! no four, balanced when our search judges it again), both notations name the same stones, and
 //! `match` plays what it draws and what a `pos` file holds. Command-line mistakes exit with status 2.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use quincunx::eval::position::Position;
@@ -24,11 +24,6 @@ fn run(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")
-}
-
-/// An empty directory of this test's own.
-fn scratch(test: &str) -> PathBuf {
-    common::scratch_dir("openings-cli", test)
 }
 
 /// The openings `openings` printed, placed on a `width` x `height` board.
@@ -61,7 +56,8 @@ fn assert_sound(
 
 #[test]
 fn a_seed_writes_the_same_sound_file_and_another_seed_another() {
-    let dir = scratch("seed");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("openings.txt");
     let args = ["openings", "--count", "10", "--stones", "3-8", "--depth", "4", "--margin", "80"];
     let out = run(&[&args[..], &["--seed", "42", "--out", file.to_str().unwrap()]].concat());
@@ -74,7 +70,6 @@ fn a_seed_writes_the_same_sound_file_and_another_seed_another() {
     assert_sound(Rules::default(), (15, 15), &openings, (3, 8), 4, 80);
     let other = placed(&run(&[&args[..], &["--seed", "43"]].concat()), 15, 15);
     assert!(openings.iter().all(|o| !other.contains(o)));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -163,7 +158,8 @@ fn psq_opening(path: &Path, n: usize) -> Vec<Pos> {
 
 #[test]
 fn a_match_draws_fresh_openings_and_plays_each_with_both_colours() {
-    let dir = scratch("fresh");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let psq = dir.join("psq");
     let out = run_match(&["--openings-random", "4", "--seed", "1", "--psq", psq.to_str().unwrap()]);
     assert!(out.status.success(), "{out:?}");
@@ -178,12 +174,12 @@ fn a_match_draws_fresh_openings_and_plays_each_with_both_colours() {
     let out = run_match(&["--openings-random", "1"]);
     assert!(out.status.success(), "{out:?}");
     assert!(matches!(header(&out), (2, Some(_))), "{out:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn fresh_openings_do_not_mix_with_a_file_and_their_options_need_them() {
-    let dir = scratch("mix");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("openings.txt");
     std::fs::write(&file, "0,0, 1,1\n").unwrap();
     for args in [
@@ -197,12 +193,12 @@ fn fresh_openings_do_not_mix_with_a_file_and_their_options_need_them() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_match_reads_pos_openings_beside_offset_ones() {
-    let dir = scratch("pos");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (file, psq) = (dir.join("openings.txt"), dir.join("psq"));
     // c-gomoku-cli's pos notation counts from the top-left corner: h8 is the centre of 15x15.
     std::fs::write(&file, "h8i9j10\n0,0, 1,1, 2,2, -3,4\nb2c3\n").unwrap();
@@ -215,5 +211,4 @@ fn a_match_reads_pos_openings_beside_offset_ones() {
     assert_eq!(psq_opening(&psq.join("game-00001.psq"), 3), [p(7, 7), p(8, 8), p(9, 9)]);
     assert_eq!(psq_opening(&psq.join("game-00003.psq"), 4), [p(7, 7), p(8, 8), p(9, 9), p(4, 11)]);
     assert_eq!(psq_opening(&psq.join("game-00005.psq"), 2), [p(1, 1), p(2, 2)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{output_within_deadline, scratch_dir};
+use common::output_within_deadline;
 use quincunx::tools::learn::selfplay::{GameRecord, read_file};
 
 fn selfplay(out: &Path, games: usize, extra: &[&str]) -> std::process::Output {
@@ -30,7 +30,8 @@ fn games(path: &Path) -> Vec<GameRecord> {
 
 #[test]
 fn a_run_resumes_where_its_file_stops_and_plays_the_same_games() {
-    let dir = scratch_dir("selfplay", "resume");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (whole, resumed) = (dir.join("whole.txt"), dir.join("resumed.txt"));
     assert!(selfplay(&whole, 5, &["--rule", "freestyle,renju"]).status.success());
     assert!(selfplay(&resumed, 2, &["--rule", "freestyle,renju"]).status.success());
@@ -48,7 +49,8 @@ fn a_run_resumes_where_its_file_stops_and_plays_the_same_games() {
 
 #[test]
 fn shards_add_up_to_the_whole_run() {
-    let dir = scratch_dir("selfplay", "shards");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (whole, one, two) = (dir.join("whole.txt"), dir.join("1.txt"), dir.join("2.txt"));
     // 20 games: batch 0 (games 0-15) is shard 1's, batch 1 (16-19) shard 2's.
     assert!(selfplay(&whole, 20, &[]).status.success());
@@ -63,7 +65,8 @@ fn shards_add_up_to_the_whole_run() {
 
 #[test]
 fn another_runs_file_and_bad_options_are_refused() {
-    let dir = scratch_dir("selfplay", "refused");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("data.txt");
     assert!(selfplay(&file, 1, &[]).status.success());
     let before = std::fs::read_to_string(&file).expect("written");

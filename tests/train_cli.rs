@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{output_within_deadline, scratch_dir};
+use common::output_within_deadline;
 use quincunx::eval::model::EvalModel;
 use quincunx::eval::policy::Prior;
 use quincunx::game::board::{Color, Pos};
@@ -61,7 +61,8 @@ fn positions_are_the_games_quiet_moments(data: &Path, positions: &Path) {
 
 #[test]
 fn selfplay_then_train_then_play_with_the_fitted_model() {
-    let dir = scratch_dir("train", "loop");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (data, model) = (dir.join("data.txt"), dir.join("model.txt"));
     let games = ["selfplay", "--games", "24", "--nodes", "300", "--seed", "3", "--rule", "freestyle,renju"];
     let o = output_within_deadline(binary().args(games).arg("--out").arg(&data));
@@ -99,7 +100,8 @@ fn selfplay_then_train_then_play_with_the_fitted_model() {
 
 #[test]
 fn bad_models_and_options_are_refused() {
-    let dir = scratch_dir("train", "refused");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "# quincunx evaluation model v1\nbias freestyle 1,2\n").expect("written");
     let o = output_within_deadline(binary().args(["bench", "--weights"]).arg(&bad));
@@ -112,7 +114,8 @@ fn bad_models_and_options_are_refused() {
 
 #[test]
 fn labels_fit_the_move_prior_too_and_plain_games_keep_it() {
-    let dir = scratch_dir("train", "prior");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (games, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
     let args = ["selfplay", "--games", "24", "--nodes", "200", "--seed", "5", "--rule", "freestyle,renju"];
     let o = output_within_deadline(binary().args(args).arg("--out").arg(&games));

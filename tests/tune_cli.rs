@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{output_within_deadline, scratch_dir};
+use common::output_within_deadline;
 use quincunx::tools::learn::tune::{Iteration, read_state};
 
 fn binary(args: &[&str]) -> Output {
@@ -53,7 +53,8 @@ fn set_line(out: &Output) -> String {
 
 #[test]
 fn a_run_resumes_from_its_state_file_and_its_values_go_to_bench() {
-    let dir = scratch_dir("tune", "resume");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (whole, resumed) = (dir.join("whole.txt"), dir.join("resumed.txt"));
     let run = tune(&whole, 4, &[]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -84,7 +85,8 @@ fn a_run_resumes_from_its_state_file_and_its_values_go_to_bench() {
 
 #[test]
 fn shards_run_their_own_iterations_and_merge_by_weight() {
-    let dir = scratch_dir("tune", "shards");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (one, two) = (dir.join("1.txt"), dir.join("2.txt"));
     assert!(tune(&one, 5, &["--shard", "1/2"]).status.success());
     assert!(tune(&two, 5, &["--shard", "2/2"]).status.success());
@@ -105,7 +107,8 @@ fn shards_run_their_own_iterations_and_merge_by_weight() {
 
 #[test]
 fn another_runs_state_file_and_bad_options_are_refused() {
-    let dir = scratch_dir("tune", "refused");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let state = dir.join("state.txt");
     assert!(tune(&state, 1, &[]).status.success());
     let before = std::fs::read_to_string(&state).expect("written");

@@ -26,10 +26,11 @@ fn column_names_run_from_a_to_af_and_all_differ() {
 
 #[test]
 fn play_takes_and_shows_a_square_past_z() {
-    let dir = common::scratch_dir("wide", "play");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut child = Command::new(BIN)
         .args(["play", "--size", "32", "--depth", "1", "--seed", "3"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -51,7 +52,8 @@ fn play_takes_and_shows_a_square_past_z() {
 
 #[test]
 fn analyze_names_moves_past_z() {
-    let dir = common::scratch_dir("wide", "analyze");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     // Black makes five on the bottom row from ab32 to af32 (PSQ counts from 1).
     let moves = ["28,32", "28,30", "29,32", "29,30", "30,32", "30,30", "31,32", "31,30", "32,32"];
     let psq =

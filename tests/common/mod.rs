@@ -31,15 +31,6 @@ pub fn output_within_deadline(cmd: &mut Command) -> Output {
     child.wait_with_output().expect("output")
 }
 
-/// An empty directory of one test's own, `quincunx-<suite>-<pid>-<test>` under the system's temporary
-/// directory.
-pub fn scratch_dir(suite: &str, test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quincunx-{suite}-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
-}
-
 /// The command that runs `tests/fault-engines/<name>.sh`, a scripted faulty brain.
 pub fn fault_engine_command(name: &str) -> String {
     let path =
