@@ -7,6 +7,8 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use wait_timeout::ChildExt;
+
 pub struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
@@ -109,16 +111,12 @@ impl Server {
         self.signal("-TERM")
     }
 
+    /// Sends `which` and waits ten seconds at most for the exit; a server still running then fails the
+    /// test and is killed as it is dropped.
     fn signal(mut self, which: &str) -> std::process::ExitStatus {
         let _ = Command::new("kill").args([which, &self.child.id().to_string()]).status();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the server did not stop on {which}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let status = self.child.wait_timeout(Duration::from_secs(10)).expect("wait");
+        status.unwrap_or_else(|| panic!("the server did not stop on {which} within 10 s"))
     }
 }
 

@@ -4,15 +4,21 @@
 
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use quincunx::game::board::{Board, Pos};
 use serde_json::Value;
+use wait_timeout::ChildExt;
 
-/// Runs `cmd` with piped output and waits at most two minutes for it: a hang fails the test instead
-/// of hanging it.
+/// How long `output_within_deadline` waits for a command.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Runs `cmd` with piped output and waits at most `DEADLINE` for it: a child that hangs is killed and
+/// fails the test instead of hanging it.
 pub fn output_within_deadline(cmd: &mut Command) -> Output {
     let mut child = cmd
         .stdin(Stdio::null())
@@ -20,15 +26,29 @@ pub fn output_within_deadline(cmd: &mut Command) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().expect("wait").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{cmd:?} did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    // Both pipes are read while the child runs: one that writes more than a pipe holds would otherwise
+    // be blocked until the deadline.
+    let stdout = read_to_end(child.stdout.take().expect("stdout"));
+    let stderr = read_to_end(child.stderr.take().expect("stderr"));
+    let Some(status) = child.wait_timeout(DEADLINE).expect("wait") else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("{cmd:?} did not finish within {} s and was killed", DEADLINE.as_secs());
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
     }
-    child.wait_with_output().expect("output")
+}
+
+/// Everything `pipe` gives until its end, read on a thread of its own.
+fn read_to_end(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
 }
 
 /// The command that runs `tests/fault-engines/<name>.sh`, a scripted faulty brain.
