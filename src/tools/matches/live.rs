@@ -358,7 +358,8 @@ mod tests {
 
     #[test]
     fn what_is_written_is_read_back_line_by_line_as_it_grows() {
-        let path = std::env::temp_dir().join(format!("quincunx-live-{}.txt", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("games.live");
         let w = Writer::create(&path).unwrap();
         let exact6 = Rules { line: 6, ..Rules::named("exact").unwrap() };
         w.begin(1, &settings(exact6), &[pos("h8"), pos("i9")], ["qx", "odd\\name\nhere"]);
@@ -377,7 +378,6 @@ mod tests {
         )
         .unwrap();
         let text = std::fs::read(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
         // Fed a byte at a time, a line counts once it is complete.
         let mut r = Reader::default();
         let mut changed = vec![];

@@ -512,9 +512,8 @@ mod tests {
 
     #[test]
     fn what_is_typed_while_the_engine_thinks_is_not_played() {
-        let dir = std::env::temp_dir().join(format!("quincunx-typed-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let saved = dir.join("typed.sav");
+        let tmp = tempfile::tempdir().unwrap();
+        let saved = tmp.path().join("typed.sav");
         let before = Instant::now() - Duration::from_secs(1);
         // A1 comes in (a day from now) while the engine answers E5; B2 was typed before it began.
         let during = Instant::now() + Duration::from_secs(86_400);
@@ -531,7 +530,6 @@ mod tests {
         let moves = text.lines().find_map(|l| l.strip_prefix("moves ")).unwrap();
         let moves: Vec<&str> = moves.split(' ').collect();
         assert_eq!((moves.len(), moves[0], moves[2]), (4, "E5", "B2"), "{text}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -203,9 +203,8 @@ mod tests {
 
     #[test]
     fn a_recorder_checks_its_paths_and_writes_each_game() {
-        let dir = std::env::temp_dir().join(format!("quincunx-recorder-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         // An SGF file in a directory that does not exist, a PSQ directory under a file: refused.
         let missing = dir.join("missing/games.sgf");
         assert_eq!(Recorder::open(None, Some(&missing)).err().map(|e| e.path), Some(missing));
@@ -221,7 +220,6 @@ mod tests {
             assert_eq!(std::fs::read_dir(&psq).unwrap().count(), number);
         }
         assert_eq!(std::fs::read_to_string(psq.join("game-00002.psq")).unwrap(), sample().psq());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
