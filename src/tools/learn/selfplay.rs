@@ -279,23 +279,32 @@ impl From<std::io::Error> for RunError {
 
 /// The games a file already holds: its header (if any) and the games by number.
 pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), RunError> {
+    read_run(text, "a game")
+}
+
+/// A resumable run's file (games, labels, a tune state): its header (if any) and its lines, each `what`
+/// (a game, an iteration), in order. A line cut by a stop mid-write is the last one, without its
+/// newline: it is dropped.
+pub fn read_run<T: std::str::FromStr<Err = String>>(
+    text: &str,
+    what: &str,
+) -> Result<(Option<String>, Vec<T>), RunError> {
     let mut header = None;
-    let mut games = vec![];
+    let mut items = vec![];
     let lines = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') {
             header.get_or_insert_with(|| line.to_string());
         } else if !line.trim().is_empty() {
-            // A line cut by a stop mid-write is the last one, without its newline: it is dropped.
             let last_unfinished = i + 1 == lines && !text.ends_with('\n');
-            match line.parse::<GameRecord>() {
-                Ok(g) => games.push(g),
+            match line.parse::<T>() {
+                Ok(item) => items.push(item),
                 Err(_) if last_unfinished => {}
-                Err(why) => return Err(RunError::BadLine { line: i + 1, why: format!("not a game: {why}") }),
+                Err(why) => return Err(RunError::BadLine { line: i + 1, why: format!("not {what}: {why}") }),
             }
         }
     }
-    Ok((header, games))
+    Ok((header, items))
 }
 
 /// How long a move of a game is searched.

@@ -21,7 +21,7 @@ use crate::game::board::Color;
 use crate::game::random::Rng;
 use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
-use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game};
+use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game, read_run};
 use crate::tools::matches::opening_gen::{self, GenConfig};
 use crate::tools::matches::shard::Shard;
 
@@ -254,27 +254,9 @@ impl std::str::FromStr for Iteration {
     }
 }
 
-/// A state file's header (if any) and its iterations in order. A line cut by a stop mid-write is the
-/// last one, without its newline: it is dropped.
+/// A state file's header (if any) and its iterations in order, a line cut by a stop dropped.
 pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), RunError> {
-    let mut header = None;
-    let mut done = vec![];
-    let count = text.lines().count();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') {
-            header.get_or_insert_with(|| line.to_string());
-        } else if !line.trim().is_empty() {
-            let last_unfinished = i + 1 == count && !text.ends_with('\n');
-            match line.parse::<Iteration>() {
-                Ok(it) => done.push(it),
-                Err(_) if last_unfinished => {}
-                Err(why) => {
-                    return Err(RunError::BadLine { line: i + 1, why: format!("not an iteration: {why}") });
-                }
-            }
-        }
-    }
-    Ok((header, done))
+    read_run(text, "an iteration")
 }
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.
