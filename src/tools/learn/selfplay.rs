@@ -392,28 +392,46 @@ pub fn write_line(out: &Mutex<&mut (dyn Write + Send)>, line: &dyn fmt::Display)
     writeln!(out, "{line}").and_then(|()| out.flush()).map_err(RunError::Io)
 }
 
-/// Works through `todo` on `workers` threads, each taking the next item for `job`; a worker whose job
-/// fails stops, and the first failure is the run's answer once every worker is done.
-pub fn work_through<I: Sync>(
+/// Works through `todo` on `workers` threads, each taking the next item for `job`; each job's outcome
+/// is counted into the run's tally (`count`, under a lock, from `tally`), and `progress` is told the
+/// tally after it. A worker whose job fails stops, and the first failure is the run's answer once every
+/// worker is done; else the tally is.
+pub fn work_through<I: Sync, R, T: Copy + Send>(
     todo: &[I],
     workers: usize,
-    job: impl Fn(&I) -> Result<(), RunError> + Sync,
-) -> Result<(), RunError> {
+    tally: T,
+    job: impl Fn(&I) -> Result<R, RunError> + Sync,
+    count: impl Fn(&mut T, &R) + Sync,
+    progress: &(dyn Fn(&T) + Sync),
+) -> Result<T, RunError> {
     let failure = Mutex::new(None);
+    let tally = Mutex::new(tally);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| {
                 while let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if let Err(e) = job(item) {
-                        failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
-                        return;
-                    }
+                    let outcome = match job(item) {
+                        Ok(outcome) => outcome,
+                        Err(e) => {
+                            failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+                            return;
+                        }
+                    };
+                    let now = {
+                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+                        count(&mut t, &outcome);
+                        *t
+                    };
+                    progress(&now);
                 }
             });
         }
     });
-    failure.into_inner().unwrap_or_else(PoisonError::into_inner).map_or(Ok(()), Err)
+    match failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(e) => Err(e),
+        None => Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner)),
+    }
 }
 
 /// Plays the run's games that `done` lacks (of this shard), `workers` at a time, each written to `out`
@@ -430,8 +448,7 @@ pub fn run(
     let openings: Vec<OnceLock<Result<Vec<Vec<Pos>>, String>>> =
         (0..cfg.games.div_ceil(BATCH)).map(|_| OnceLock::new()).collect();
     let out = Mutex::new(out);
-    let tally = Mutex::new(Tally::default());
-    work_through(&todo, workers, |&k| {
+    let play = |&k: &usize| {
         let b = k / BATCH;
         let batch = cfg.batch_config(b);
         let drawn = openings[b].get_or_init(|| {
@@ -443,15 +460,9 @@ pub fn run(
         let size = (batch.width, batch.height);
         let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
         write_line(&out, &game)?;
-        let now = {
-            let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-            t.add(&game);
-            *t
-        };
-        progress(&now);
-        Ok(())
-    })?;
-    Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner))
+        Ok(game)
+    };
+    work_through(&todo, workers, Tally::default(), play, Tally::add, progress)
 }
 
 #[cfg(test)]
