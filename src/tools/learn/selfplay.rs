@@ -178,9 +178,8 @@ pub struct SelfplayConfig {
     pub seed: u64,
     /// Games in the run.
     pub games: usize,
-    /// A node limit a move (deterministic), or else a time limit in milliseconds.
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
+    /// How long a move is searched.
+    pub limit: MoveLimit,
     /// This part of the run: shard K of N plays the batches `b` with `b mod N = K - 1`.
     pub shard: Shard,
 }
@@ -190,17 +189,13 @@ impl SelfplayConfig {
     pub fn header(&self) -> String {
         let games: Vec<String> =
             self.games_of.iter().map(|(r, w, h)| format!("{}:{}:{w}x{h}", r.name(), r.line)).collect();
-        let limit = match (self.nodes, self.time_ms) {
-            (Some(n), _) => format!("nodes={n}"),
-            (None, Some(t)) => format!("time={t}"),
-            (None, None) => "nodes=0".into(),
-        };
         format!(
-            "# quincunx selfplay v1 games={} seed={} stones={}-{} {limit}",
+            "# quincunx selfplay v1 games={} seed={} stones={}-{} {}",
             games.join(","),
             self.seed,
             self.stones.0,
-            self.stones.1
+            self.stones.1,
+            self.limit
         )
     }
 
@@ -316,12 +311,12 @@ pub enum MoveLimit {
     Time(u64),
 }
 
-impl SelfplayConfig {
-    /// The run's limit a move.
-    pub fn move_limit(&self) -> MoveLimit {
-        match (self.nodes, self.time_ms) {
-            (None, Some(t)) => MoveLimit::Time(t),
-            (n, _) => MoveLimit::Nodes(n.unwrap_or(0)),
+impl fmt::Display for MoveLimit {
+    /// As a run's header names it: `nodes=N` or `time=MS`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveLimit::Nodes(n) => write!(f, "nodes={n}"),
+            MoveLimit::Time(t) => write!(f, "time={t}"),
         }
     }
 }
@@ -458,7 +453,7 @@ pub fn run(
         let opening = &drawn.as_ref().map_err(|e| RunError::Openings(e.clone()))?[k - b * BATCH];
         let players = [&SearchPlayer::default(), &SearchPlayer::default()];
         let size = (batch.width, batch.height);
-        let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
+        let game = play_game(players, cfg.limit, k, batch.rules, size, opening);
         write_line(&out, &game)?;
         Ok(game)
     };

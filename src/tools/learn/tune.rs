@@ -163,13 +163,9 @@ impl TuneConfig {
     pub fn header(&self) -> String {
         let names: Vec<&str> = self.params.iter().map(|(s, _)| s.name).collect();
         let start: Vec<String> = self.params.iter().map(|(_, v)| v.to_string()).collect();
-        let limit = match self.limit {
-            MoveLimit::Nodes(n) => format!("nodes={n}"),
-            MoveLimit::Time(t) => format!("time={t}"),
-        };
         let s = &self.schedule;
         format!(
-            "# quincunx tune v1 params={} start={} game={}:{}:{}x{} stones={}-{} {limit} seed={} c-scale={} rate={} A={} shard={}",
+            "# quincunx tune v1 params={} start={} game={}:{}:{}x{} stones={}-{} {} seed={} c-scale={} rate={} A={} shard={}",
             names.join(","),
             start.join(","),
             self.rules.name(),
@@ -178,6 +174,7 @@ impl TuneConfig {
             self.height,
             self.stones.0,
             self.stones.1,
+            self.limit,
             self.seed,
             s.c_scale,
             s.rate,
