@@ -88,7 +88,7 @@ impl<const NODES: u64> GameOptions<NODES> {
 fn header_seed(path: &PathBuf) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let header = text.lines().find(|l| l.starts_with('#'))?;
-    header.split_whitespace().find_map(|w| w.strip_prefix("seed=")).and_then(|s| s.parse().ok())
+    selfplay::field_of(header, "seed")?.parse().ok()
 }
 
 impl SelfplayArgs {

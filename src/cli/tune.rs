@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
-use quincunx::tools::learn::selfplay::RunError;
-use quincunx::tools::learn::tune::{self, Schedule, TuneConfig, header_field};
+use quincunx::tools::learn::selfplay::{RunError, field_of};
+use quincunx::tools::learn::tune::{self, Schedule, TuneConfig};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
 
@@ -148,13 +148,12 @@ impl TuneArgs {
         let (width, height) = game.board(&rules);
         let existing = read_text(&state)?;
         let found = existing.lines().find(|l| l.starts_with('#'));
-        let seed = seed
-            .or_else(|| found.and_then(|h| header_field(h, "seed")?.parse().ok()))
-            .unwrap_or_else(clock_seed);
+        let seed =
+            seed.or_else(|| found.and_then(|h| field_of(h, "seed")?.parse().ok())).unwrap_or_else(clock_seed);
         // A tenth of the chain's iterations as first planned: a longer run later keeps the file's.
         let chain_len = (shard.index - 1..iterations).step_by(shard.count).count();
         schedule.big_a = found
-            .and_then(|h| header_field(h, "A")?.parse().ok())
+            .and_then(|h| field_of(h, "A")?.parse().ok())
             .unwrap_or_else(|| (chain_len as f64 / 10.0).round());
         let params = specs.iter().map(|&s| (s, s.get(&start_values) as f64)).collect();
         let cfg = TuneConfig { params, rules, width, height, stones, limit, seed, schedule, shard };
@@ -231,7 +230,7 @@ fn summary(params: &[(&'static Spec, f64)], iterations: usize, last: &[f64], the
 
 /// The tuned parameters and their start values that a state file's header names.
 fn params_of(header: &str) -> Result<Vec<(&'static Spec, f64)>> {
-    let field = |key: &str| header_field(header, key).with_context(|| format!("no {key}= in its header"));
+    let field = |key: &str| field_of(header, key).with_context(|| format!("no {key}= in its header"));
     let names: Vec<&str> = field("params")?.split(',').collect();
     let starts: Vec<f64> = field("start")?
         .split(',')

@@ -105,11 +105,7 @@ impl std::str::FromStr for GameRecord {
     type Err = String;
 
     fn from_str(line: &str) -> Result<GameRecord, String> {
-        let field = |key: &str| {
-            line.split_whitespace()
-                .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-                .ok_or_else(|| format!("no {key}= field"))
-        };
+        let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
         let number = |key: &str| field(key)?.parse::<usize>().map_err(|_| format!("{key}= is not a count"));
         let name = field("rule")?;
         let line_len: u8 = field("line")?.parse().map_err(|_| "line= is not a length".to_string())?;
@@ -275,6 +271,11 @@ impl From<std::io::Error> for RunError {
 /// The games a file already holds: its header (if any) and the games by number.
 pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), RunError> {
     read_run(text, "a game")
+}
+
+/// The value of the field `key=` in a line of a run's file, its header or another.
+pub fn field_of<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
 }
 
 /// A resumable run's file (games, labels, a tune state): its header (if any) and its lines, each `what`

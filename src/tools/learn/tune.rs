@@ -21,7 +21,7 @@ use crate::game::board::Color;
 use crate::game::random::Rng;
 use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
-use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game, read_run};
+use crate::tools::learn::selfplay::{MoveLimit, RunError, field_of, play_game, read_run};
 use crate::tools::matches::opening_gen::{self, GenConfig};
 use crate::tools::matches::shard::Shard;
 
@@ -208,11 +208,6 @@ impl TuneConfig {
     }
 }
 
-/// The value of the field `key` in a header line.
-pub fn header_field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
-    header.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-}
-
 impl fmt::Display for Iteration {
     /// `k=K r=R theta=T,T,… plus=V,V,… minus=V,V,…` (θ in full, so a resumed run goes on exactly).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -234,7 +229,7 @@ impl std::str::FromStr for Iteration {
     type Err = String;
 
     fn from_str(line: &str) -> Result<Iteration, String> {
-        let field = |key: &str| header_field(line, key).ok_or_else(|| format!("no {key}= field"));
+        let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
         let list = |key: &str| -> Result<Vec<f64>, String> {
             field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
         };
