@@ -1,4 +1,5 @@
-//! `pbrain-quincunx selfplay`: the command line of self-play for training data.
+//! `pbrain-quincunx selfplay`: the command line of self-play for training data, and what `tune` and
+//! `label` run the same way: the games' openings and search a move, and the file a run continues.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -8,11 +9,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::game::rules::Rules;
-use quincunx::tools::learn::selfplay::{self, GameRecord, SelfplayConfig, Tally};
+use quincunx::tools::learn::selfplay::{self, GameRecord, MoveLimit, SelfplayConfig, Tally};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
 
-use crate::cli::{num, parse_size, rule_of, stone_range, usage, whole};
+use crate::cli::{check_gen, num, parse_size, rule_of, stone_range, usage, whole};
 
 /// Plays the search against itself for training data
 #[derive(clap::Args)]
@@ -36,15 +37,8 @@ pub struct SelfplayArgs {
     /// Boards, N or WxH, each rule on each (default 15x15, 19x19 for the Pente family)
     #[arg(long, value_name = "N[,N...]", value_delimiter = ',', value_parser = parse_size)]
     size: Vec<(usize, usize)>,
-    /// Stones per opening (default 3-10)
-    #[arg(long, value_name = "A-B", value_parser = stone_range)]
-    stones: Option<(usize, usize)>,
-    /// Search nodes a move (default 5000; deterministic)
-    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = whole::<u64, 1>)]
-    nodes: Option<u64>,
-    /// Milliseconds a move instead of a node count
-    #[arg(long, value_name = "MS", value_parser = whole::<u64, 1>)]
-    time: Option<u64>,
+    #[command(flatten)]
+    play: GameOptions<DEFAULT_NODES>,
     /// The openings' seed (default: the file's, else the clock)
     #[arg(long, value_name = "S", value_parser = num::<u64>)]
     seed: Option<u64>,
@@ -59,18 +53,48 @@ pub struct SelfplayArgs {
 /// Nodes a move unless told otherwise: about 7 ms of search at 750,000 nodes a second.
 const DEFAULT_NODES: u64 = 5000;
 
+/// How the games of the search against itself (`selfplay`, `tune`) are played: the openings' stones
+/// and the search a move, `NODES` nodes unless told otherwise.
+#[derive(clap::Args)]
+pub struct GameOptions<const NODES: u64> {
+    /// Stones per opening (default 3-10)
+    #[arg(long, value_name = "A-B", value_parser = stone_range)]
+    stones: Option<(usize, usize)>,
+    // The help names each command's own default.
+    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = whole::<u64, 1>,
+        help = format!("Search nodes a move (default {NODES}; deterministic)"))]
+    nodes: Option<u64>,
+    /// Milliseconds a move instead of a node count
+    #[arg(long, value_name = "MS", value_parser = whole::<u64, 1>)]
+    time: Option<u64>,
+}
+
+impl<const NODES: u64> GameOptions<NODES> {
+    /// Stones per opening.
+    pub fn stones(&self) -> (usize, usize) {
+        self.stones.unwrap_or(opening_gen::DEFAULT_STONES)
+    }
+
+    /// How long a move is searched.
+    pub fn limit(&self) -> MoveLimit {
+        match self.time {
+            Some(t) => MoveLimit::Time(t),
+            None => MoveLimit::Nodes(self.nodes.unwrap_or(NODES)),
+        }
+    }
+}
+
 /// The seed a file's header names, if any.
 fn header_seed(path: &PathBuf) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let header = text.lines().find(|l| l.starts_with('#'))?;
-    header.split_whitespace().find_map(|w| w.strip_prefix("seed=")).and_then(|s| s.parse().ok())
+    selfplay::field_of(header, "seed")?.parse().ok()
 }
 
 impl SelfplayArgs {
     /// The run the options describe, every rule and board checked by the generator before any game.
     fn config(&self) -> Result<SelfplayConfig> {
-        let stones = self.stones.unwrap_or(opening_gen::DEFAULT_STONES);
-        let nodes = if self.time.is_some() { None } else { Some(self.nodes.unwrap_or(DEFAULT_NODES)) };
+        let stones = self.play.stones();
         let seed = self.seed.or_else(|| header_seed(&self.out)).unwrap_or_else(clock_seed);
         let rules = if self.rule.is_empty() { vec![Rules::default()] } else { self.rule.clone() };
         // Every rule on every size. Without --size each game is on its own default board (19x19 for the
@@ -85,10 +109,11 @@ impl SelfplayArgs {
             .collect();
         for &(rules, w, h) in &games_of {
             let batch = opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, w, h, seed) };
-            opening_gen::check(&batch).map_err(|e| anyhow::anyhow!("{e}"))?;
+            check_gen(&batch)?;
         }
         let shard = self.shard.unwrap_or(Shard::WHOLE);
-        Ok(SelfplayConfig { games_of, stones, seed, games: self.games, nodes, time_ms: self.time, shard })
+        let limit = self.play.limit();
+        Ok(SelfplayConfig { games_of, stones, seed, games: self.games, limit, shard })
     }
 
     /// `pbrain-quincunx selfplay …`

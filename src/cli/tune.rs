@@ -8,15 +8,15 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
-use quincunx::tools::learn::selfplay::MoveLimit;
-use quincunx::tools::learn::selfplay::RunError;
-use quincunx::tools::learn::tune::{self, Schedule, TuneConfig, header_field};
+use quincunx::tools::learn::selfplay::{RunError, field_of};
+use quincunx::tools::learn::tune::{self, Schedule, TuneConfig};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
 
 use crate::cli::params::nearest_param;
+use crate::cli::selfplay::GameOptions;
 use crate::cli::train::positive;
-use crate::cli::{GameArgs, num, stone_range, usage, whole};
+use crate::cli::{GameArgs, check_gen, num, usage, whole};
 
 /// Tunes the search's parameters by SPSA
 #[derive(clap::Args)]
@@ -44,15 +44,8 @@ pub struct TuneArgs {
     start: Option<String>,
     #[command(flatten)]
     game: GameArgs,
-    /// Stones per opening (default 3-10)
-    #[arg(long, value_name = "A-B", value_parser = stone_range)]
-    stones: Option<(usize, usize)>,
-    /// Search nodes a move (default 3000; deterministic)
-    #[arg(long, value_name = "N", conflicts_with = "time", value_parser = whole::<u64, 1>)]
-    nodes: Option<u64>,
-    /// Milliseconds a move instead of a node count
-    #[arg(long, value_name = "MS", value_parser = whole::<u64, 1>)]
-    time: Option<u64>,
+    #[command(flatten)]
+    play: GameOptions<DEFAULT_NODES>,
     /// The openings' and perturbations' seed (default: the file's, else the clock)
     #[arg(long, value_name = "S", value_parser = num::<u64>)]
     seed: Option<u64>,
@@ -110,9 +103,7 @@ impl TuneArgs {
             state,
             start,
             game,
-            stones,
-            nodes,
-            time,
+            play,
             seed,
             c_scale,
             rate,
@@ -120,7 +111,7 @@ impl TuneArgs {
             concurrency,
             ..
         } = self;
-        let stones = stones.unwrap_or(opening_gen::DEFAULT_STONES);
+        let (stones, limit) = (play.stones(), play.limit());
         let shard = shard.unwrap_or(Shard::WHOLE);
         let mut schedule = Schedule::default();
         schedule.c_scale = c_scale.unwrap_or(schedule.c_scale);
@@ -155,25 +146,20 @@ impl TuneArgs {
         }
         let rules = game.rules()?;
         let (width, height) = game.board(&rules);
-        let limit = match time {
-            Some(t) => MoveLimit::Time(t),
-            None => MoveLimit::Nodes(nodes.unwrap_or(DEFAULT_NODES)),
-        };
         let existing = read_text(&state)?;
         let found = existing.lines().find(|l| l.starts_with('#'));
-        let seed = seed
-            .or_else(|| found.and_then(|h| header_field(h, "seed")?.parse().ok()))
-            .unwrap_or_else(clock_seed);
+        let seed =
+            seed.or_else(|| found.and_then(|h| field_of(h, "seed")?.parse().ok())).unwrap_or_else(clock_seed);
         // A tenth of the chain's iterations as first planned: a longer run later keeps the file's.
         let chain_len = (shard.index - 1..iterations).step_by(shard.count).count();
         schedule.big_a = found
-            .and_then(|h| header_field(h, "A")?.parse().ok())
+            .and_then(|h| field_of(h, "A")?.parse().ok())
             .unwrap_or_else(|| (chain_len as f64 / 10.0).round());
         let params = specs.iter().map(|&s| (s, s.get(&start_values) as f64)).collect();
         let cfg = TuneConfig { params, rules, width, height, stones, limit, seed, schedule, shard };
         let openings =
             opening_gen::GenConfig { stones, ..opening_gen::GenConfig::new(rules, width, height, seed) };
-        opening_gen::check(&openings).map_err(|e| anyhow!("{e}"))?;
+        check_gen(&openings)?;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let concurrency = concurrency.unwrap_or(cores).min(2);
         Ok(Run { cfg, iterations, state, concurrency })
@@ -244,7 +230,7 @@ fn summary(params: &[(&'static Spec, f64)], iterations: usize, last: &[f64], the
 
 /// The tuned parameters and their start values that a state file's header names.
 fn params_of(header: &str) -> Result<Vec<(&'static Spec, f64)>> {
-    let field = |key: &str| header_field(header, key).with_context(|| format!("no {key}= in its header"));
+    let field = |key: &str| field_of(header, key).with_context(|| format!("no {key}= in its header"));
     let names: Vec<&str> = field("params")?.split(',').collect();
     let starts: Vec<f64> = field("start")?
         .split(',')

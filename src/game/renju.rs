@@ -94,13 +94,18 @@ fn step(board: &Board, p: Pos, d: (i32, i32), n: i32) -> Option<Pos> {
     board.pos((p.x as i32 + d.0 * n) as i64, (p.y as i32 + d.1 * n) as i64)
 }
 
-/// The number of fours through the black stone at `p` on the line `d`: the empty points whose filling
-/// makes an exact five containing `p`, where the two ends of a straight four (`. x x x x .`, five apart)
-/// count as one four.
-fn fours_on_line(board: &mut Board, p: Pos, d: (i32, i32)) -> usize {
-    let mut points = [0i32; 8];
-    let mut n = 0;
-    for k in -4..=4 {
+/// Tries a black stone on each empty point `q` within `reach` of `p` on the line `d` (not `p` itself),
+/// from the far end behind `p` to the far end ahead: `found(board, k, q)` is asked with the stone on
+/// `q`, `k` steps from `p`, and the stone is taken back. Whether some try was found (the walk stops at
+/// the first).
+fn tries_on_line(
+    board: &mut Board,
+    p: Pos,
+    d: (i32, i32),
+    reach: i32,
+    mut found: impl FnMut(&mut Board, i32, Pos) -> bool,
+) -> bool {
+    for k in -reach..=reach {
         if k == 0 {
             continue;
         }
@@ -109,6 +114,22 @@ fn fours_on_line(board: &mut Board, p: Pos, d: (i32, i32)) -> usize {
             continue;
         }
         board.set(q, BLACK);
+        let hit = found(board, k, q);
+        board.set(q, Cell::Empty);
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// The number of fours through the black stone at `p` on the line `d`: the empty points whose filling
+/// makes an exact five containing `p`, where the two ends of a straight four (`. x x x x .`, five apart)
+/// count as one four.
+fn fours_on_line(board: &mut Board, p: Pos, d: (i32, i32)) -> usize {
+    let mut points = [0i32; 8];
+    let mut n = 0;
+    tries_on_line(board, p, d, 4, |board, k, q| {
         // The five must contain p: every cell between p and q is black (q included now).
         let contiguous =
             (1..k.abs()).all(|i| step(board, p, d, i * k.signum()).is_some_and(|c| board.get(c) == BLACK));
@@ -116,31 +137,16 @@ fn fours_on_line(board: &mut Board, p: Pos, d: (i32, i32)) -> usize {
             points[n] = k;
             n += 1;
         }
-        board.set(q, Cell::Empty);
-    }
+        false
+    });
     if n == 2 && (points[1] - points[0]).abs() == 5 { 1 } else { n }
 }
 
 /// Whether the black stone at `p` makes a real three on the line `d` (see the module doc).
 fn is_real_three(board: &mut Board, p: Pos, d: (i32, i32)) -> bool {
-    for k in -3..=3 {
-        if k == 0 {
-            continue;
-        }
-        let Some(q) = step(board, p, d, k) else { continue };
-        if !board.is_empty(q) {
-            continue;
-        }
-        board.set(q, BLACK);
-        let real = makes_straight_four(board, p, q, d)
-            && !makes_exact_five(board, q)
-            && classify(board, q).is_none();
-        board.set(q, Cell::Empty);
-        if real {
-            return true;
-        }
-    }
-    false
+    tries_on_line(board, p, d, 3, |board, _, q| {
+        makes_straight_four(board, p, q, d) && !makes_exact_five(board, q) && classify(board, q).is_none()
+    })
 }
 
 /// With black stones on `p` and `q`, whether the line `d` holds a straight four through both: an unbroken

@@ -18,6 +18,7 @@
 //! Invariant: the position is unchanged when they return.
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -473,13 +474,42 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// A VCF for the side to move with at most `max_fours` fours before the five, found by iterative
-    /// deepening so the line is as short as possible.
-    pub fn vcf(&mut self, pos: &mut Position, max_fours: u32) -> Option<Vec<usize>> {
-        for fours in 0..=max_fours {
+    /// How every threat walk begins, with `depth` threats (for the VCF, fours) left: a five now wins,
+    /// its point appended to `line`; no depth left, the bound spent or a position refuted at `depth` or
+    /// deeper (`memo`: its key in the memo, if the walk keeps one) loses. `None`: the walk goes on.
+    #[inline]
+    fn settled(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        memo: Option<u64>,
+        line: &mut Vec<usize>,
+    ) -> Option<bool> {
+        let me = pos.side();
+        if pos.count(me, Class::Five) > 0 {
+            line.push(five_points(pos, me)[0]);
+            return Some(true);
+        }
+        if depth == 0 || self.tick() {
+            return Some(false);
+        }
+        if memo.is_some_and(|key| self.refuted.get(&key).is_some_and(|&d| d >= depth)) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// The shortest win `walk` finds, by iterative deepening over `depths` (the memo cleared at each).
+    fn deepen(
+        &mut self,
+        pos: &mut Position,
+        depths: RangeInclusive<u32>,
+        mut walk: impl FnMut(&mut Self, &mut Position, u32, &mut Vec<usize>) -> bool,
+    ) -> Option<Vec<usize>> {
+        for depth in depths {
             self.refuted.clear();
             let mut line = vec![];
-            if self.vcf_walk(pos, fours, VcfMode::PROOF, &mut line) {
+            if walk(self, pos, depth, &mut line) {
                 return Some(line);
             }
             if self.aborted {
@@ -489,34 +519,23 @@ impl<'a> Solver<'a> {
         None
     }
 
+    /// A VCF for the side to move with at most `max_fours` fours before the five, found by iterative
+    /// deepening so the line is as short as possible.
+    pub fn vcf(&mut self, pos: &mut Position, max_fours: u32) -> Option<Vec<usize>> {
+        self.deepen(pos, 0..=max_fours, |s, pos, fours, line| s.vcf_walk(pos, fours, VcfMode::PROOF, line))
+    }
+
     /// A VCT for the side to move with at most `depth` threats (fours and threes).
     pub fn vct(&mut self, pos: &mut Position, depth: u32) -> Option<Vec<usize>> {
-        for d in 1..=depth {
-            self.refuted.clear();
-            let mut line = vec![];
-            if self.vct_rec(pos, d, &mut line) {
-                return Some(line);
-            }
-            if self.aborted {
-                return None;
-            }
-        }
-        None
+        self.deepen(pos, 1..=depth, Solver::vct_rec)
     }
 
     fn vct_rec(&mut self, pos: &mut Position, depth: u32, line: &mut Vec<usize>) -> bool {
         let me = pos.side();
         let opp = me.opp();
-        if pos.count(me, Class::Five) > 0 {
-            line.push(five_points(pos, me)[0]);
-            return true;
-        }
-        if depth == 0 || self.tick() {
-            return false;
-        }
         let key = pos.hash() ^ 0x7654_3210_fedc_ba98;
-        if self.refuted.get(&key).is_some_and(|&d| d >= depth) {
-            return false;
+        if let Some(won) = self.settled(pos, depth, Some(key), line) {
+            return won;
         }
         let opp_fives = pos.count(opp, Class::Five);
         if opp_fives == 0 && pos.count(me, Class::Flex4) > 0 {

@@ -9,7 +9,7 @@
 
 use std::ops::Deref;
 
-use super::{Solver, block_point, five_points, five_stops, four_moves, makes_four, stops_off_the_point};
+use super::{Solver, block_point, five_stops, four_moves, makes_four, stops_off_the_point};
 use crate::eval::position::Position;
 use crate::game::board::Color;
 use crate::game::pattern::Class;
@@ -194,17 +194,10 @@ impl<'a> Solver<'a> {
     pub fn vcf_walk(&mut self, pos: &mut Position, fours: u32, mode: VcfMode, line: &mut Vec<usize>) -> bool {
         let me = pos.side();
         let opp = me.opp();
-        // A five now (only at the walk's root: a block leaves the attacker no five point).
-        if pos.count(me, Class::Five) > 0 {
-            line.push(five_points(pos, me)[0]);
-            return true;
-        }
-        if fours == 0 || self.tick() {
-            return false;
-        }
         let key = pos.hash();
-        if mode.memo && self.refuted.get(&key).is_some_and(|&d| d >= fours) {
-            return false;
+        // A five now happens only at the walk's root: a block leaves the attacker no five point.
+        if let Some(won) = self.settled(pos, fours, mode.memo.then_some(key), line) {
+            return won;
         }
         let moves = if pos.count(opp, Class::Five) > 0 {
             // The defender threatens five: the only moves are its stops (under `Stops::One` a lone

@@ -16,7 +16,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use crate::eval::position::Position;
 use crate::game::pattern::Patterns;
@@ -140,25 +140,17 @@ pub fn run(
         }
     }
     let out = Mutex::new(out);
-    let tally = Mutex::new(Tally { todo: todo.len(), ..Tally::default() });
-    work_through(&todo, workers, |&(game, k)| {
+    let make = |&(game, k): &(&GameRecord, usize)| {
         let made = label(game, k, cfg.nodes);
         if let Some(l) = &made {
             write_line(&out, l)?;
         }
-        let now = {
-            let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-            if made.is_some() {
-                t.labels += 1
-            } else {
-                t.skipped += 1
-            }
-            *t
-        };
-        progress(&now);
-        Ok(())
-    })?;
-    Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner))
+        Ok(made.is_some())
+    };
+    let count = |t: &mut Tally, &made: &bool| {
+        if made { t.labels += 1 } else { t.skipped += 1 }
+    };
+    work_through(&todo, workers, Tally { todo: todo.len(), ..Tally::default() }, make, count, progress)
 }
 
 #[cfg(test)]

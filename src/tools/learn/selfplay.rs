@@ -105,11 +105,7 @@ impl std::str::FromStr for GameRecord {
     type Err = String;
 
     fn from_str(line: &str) -> Result<GameRecord, String> {
-        let field = |key: &str| {
-            line.split_whitespace()
-                .find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-                .ok_or_else(|| format!("no {key}= field"))
-        };
+        let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
         let number = |key: &str| field(key)?.parse::<usize>().map_err(|_| format!("{key}= is not a count"));
         let name = field("rule")?;
         let line_len: u8 = field("line")?.parse().map_err(|_| "line= is not a length".to_string())?;
@@ -178,9 +174,8 @@ pub struct SelfplayConfig {
     pub seed: u64,
     /// Games in the run.
     pub games: usize,
-    /// A node limit a move (deterministic), or else a time limit in milliseconds.
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
+    /// How long a move is searched.
+    pub limit: MoveLimit,
     /// This part of the run: shard K of N plays the batches `b` with `b mod N = K - 1`.
     pub shard: Shard,
 }
@@ -190,17 +185,13 @@ impl SelfplayConfig {
     pub fn header(&self) -> String {
         let games: Vec<String> =
             self.games_of.iter().map(|(r, w, h)| format!("{}:{}:{w}x{h}", r.name(), r.line)).collect();
-        let limit = match (self.nodes, self.time_ms) {
-            (Some(n), _) => format!("nodes={n}"),
-            (None, Some(t)) => format!("time={t}"),
-            (None, None) => "nodes=0".into(),
-        };
         format!(
-            "# quincunx selfplay v1 games={} seed={} stones={}-{} {limit}",
+            "# quincunx selfplay v1 games={} seed={} stones={}-{} {}",
             games.join(","),
             self.seed,
             self.stones.0,
-            self.stones.1
+            self.stones.1,
+            self.limit
         )
     }
 
@@ -279,23 +270,37 @@ impl From<std::io::Error> for RunError {
 
 /// The games a file already holds: its header (if any) and the games by number.
 pub fn read_file(text: &str) -> Result<(Option<String>, Vec<GameRecord>), RunError> {
+    read_run(text, "a game")
+}
+
+/// The value of the field `key=` in a line of a run's file, its header or another.
+pub fn field_of<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+}
+
+/// A resumable run's file (games, labels, a tune state): its header (if any) and its lines, each `what`
+/// (a game, an iteration), in order. A line cut by a stop mid-write is the last one, without its
+/// newline: it is dropped.
+pub fn read_run<T: std::str::FromStr<Err = String>>(
+    text: &str,
+    what: &str,
+) -> Result<(Option<String>, Vec<T>), RunError> {
     let mut header = None;
-    let mut games = vec![];
+    let mut items = vec![];
     let lines = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') {
             header.get_or_insert_with(|| line.to_string());
         } else if !line.trim().is_empty() {
-            // A line cut by a stop mid-write is the last one, without its newline: it is dropped.
             let last_unfinished = i + 1 == lines && !text.ends_with('\n');
-            match line.parse::<GameRecord>() {
-                Ok(g) => games.push(g),
+            match line.parse::<T>() {
+                Ok(item) => items.push(item),
                 Err(_) if last_unfinished => {}
-                Err(why) => return Err(RunError::BadLine { line: i + 1, why: format!("not a game: {why}") }),
+                Err(why) => return Err(RunError::BadLine { line: i + 1, why: format!("not {what}: {why}") }),
             }
         }
     }
-    Ok((header, games))
+    Ok((header, items))
 }
 
 /// How long a move of a game is searched.
@@ -307,12 +312,12 @@ pub enum MoveLimit {
     Time(u64),
 }
 
-impl SelfplayConfig {
-    /// The run's limit a move.
-    pub fn move_limit(&self) -> MoveLimit {
-        match (self.nodes, self.time_ms) {
-            (None, Some(t)) => MoveLimit::Time(t),
-            (n, _) => MoveLimit::Nodes(n.unwrap_or(0)),
+impl fmt::Display for MoveLimit {
+    /// As a run's header names it: `nodes=N` or `time=MS`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveLimit::Nodes(n) => write!(f, "nodes={n}"),
+            MoveLimit::Time(t) => write!(f, "time={t}"),
         }
     }
 }
@@ -383,28 +388,46 @@ pub fn write_line(out: &Mutex<&mut (dyn Write + Send)>, line: &dyn fmt::Display)
     writeln!(out, "{line}").and_then(|()| out.flush()).map_err(RunError::Io)
 }
 
-/// Works through `todo` on `workers` threads, each taking the next item for `job`; a worker whose job
-/// fails stops, and the first failure is the run's answer once every worker is done.
-pub fn work_through<I: Sync>(
+/// Works through `todo` on `workers` threads, each taking the next item for `job`; each job's outcome
+/// is counted into the run's tally (`count`, under a lock, from `tally`), and `progress` is told the
+/// tally after it. A worker whose job fails stops, and the first failure is the run's answer once every
+/// worker is done; else the tally is.
+pub fn work_through<I: Sync, R, T: Copy + Send>(
     todo: &[I],
     workers: usize,
-    job: impl Fn(&I) -> Result<(), RunError> + Sync,
-) -> Result<(), RunError> {
+    tally: T,
+    job: impl Fn(&I) -> Result<R, RunError> + Sync,
+    count: impl Fn(&mut T, &R) + Sync,
+    progress: &(dyn Fn(&T) + Sync),
+) -> Result<T, RunError> {
     let failure = Mutex::new(None);
+    let tally = Mutex::new(tally);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| {
                 while let Some(item) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if let Err(e) = job(item) {
-                        failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
-                        return;
-                    }
+                    let outcome = match job(item) {
+                        Ok(outcome) => outcome,
+                        Err(e) => {
+                            failure.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+                            return;
+                        }
+                    };
+                    let now = {
+                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+                        count(&mut t, &outcome);
+                        *t
+                    };
+                    progress(&now);
                 }
             });
         }
     });
-    failure.into_inner().unwrap_or_else(PoisonError::into_inner).map_or(Ok(()), Err)
+    match failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(e) => Err(e),
+        None => Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner)),
+    }
 }
 
 /// Plays the run's games that `done` lacks (of this shard), `workers` at a time, each written to `out`
@@ -421,8 +444,7 @@ pub fn run(
     let openings: Vec<OnceLock<Result<Vec<Vec<Pos>>, String>>> =
         (0..cfg.games.div_ceil(BATCH)).map(|_| OnceLock::new()).collect();
     let out = Mutex::new(out);
-    let tally = Mutex::new(Tally::default());
-    work_through(&todo, workers, |&k| {
+    let play = |&k: &usize| {
         let b = k / BATCH;
         let batch = cfg.batch_config(b);
         let drawn = openings[b].get_or_init(|| {
@@ -432,17 +454,11 @@ pub fn run(
         let opening = &drawn.as_ref().map_err(|e| RunError::Openings(e.clone()))?[k - b * BATCH];
         let players = [&SearchPlayer::default(), &SearchPlayer::default()];
         let size = (batch.width, batch.height);
-        let game = play_game(players, cfg.move_limit(), k, batch.rules, size, opening);
+        let game = play_game(players, cfg.limit, k, batch.rules, size, opening);
         write_line(&out, &game)?;
-        let now = {
-            let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-            t.add(&game);
-            *t
-        };
-        progress(&now);
-        Ok(())
-    })?;
-    Ok(tally.into_inner().unwrap_or_else(PoisonError::into_inner))
+        Ok(game)
+    };
+    work_through(&todo, workers, Tally::default(), play, Tally::add, progress)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::game::board::Color;
 use crate::game::random::Rng;
 use crate::game::rules::Rules;
 use crate::search::{Params, SearchPlayer, Spec};
-use crate::tools::learn::selfplay::{MoveLimit, RunError, play_game};
+use crate::tools::learn::selfplay::{MoveLimit, RunError, field_of, play_game, read_run};
 use crate::tools::matches::opening_gen::{self, GenConfig};
 use crate::tools::matches::shard::Shard;
 
@@ -163,13 +163,9 @@ impl TuneConfig {
     pub fn header(&self) -> String {
         let names: Vec<&str> = self.params.iter().map(|(s, _)| s.name).collect();
         let start: Vec<String> = self.params.iter().map(|(_, v)| v.to_string()).collect();
-        let limit = match self.limit {
-            MoveLimit::Nodes(n) => format!("nodes={n}"),
-            MoveLimit::Time(t) => format!("time={t}"),
-        };
         let s = &self.schedule;
         format!(
-            "# quincunx tune v1 params={} start={} game={}:{}:{}x{} stones={}-{} {limit} seed={} c-scale={} rate={} A={} shard={}",
+            "# quincunx tune v1 params={} start={} game={}:{}:{}x{} stones={}-{} {} seed={} c-scale={} rate={} A={} shard={}",
             names.join(","),
             start.join(","),
             self.rules.name(),
@@ -178,6 +174,7 @@ impl TuneConfig {
             self.height,
             self.stones.0,
             self.stones.1,
+            self.limit,
             self.seed,
             s.c_scale,
             s.rate,
@@ -211,11 +208,6 @@ impl TuneConfig {
     }
 }
 
-/// The value of the field `key` in a header line.
-pub fn header_field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
-    header.split_whitespace().find_map(|w| w.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-}
-
 impl fmt::Display for Iteration {
     /// `k=K r=R theta=T,T,… plus=V,V,… minus=V,V,…` (θ in full, so a resumed run goes on exactly).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -237,7 +229,7 @@ impl std::str::FromStr for Iteration {
     type Err = String;
 
     fn from_str(line: &str) -> Result<Iteration, String> {
-        let field = |key: &str| header_field(line, key).ok_or_else(|| format!("no {key}= field"));
+        let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
         let list = |key: &str| -> Result<Vec<f64>, String> {
             field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
         };
@@ -254,27 +246,9 @@ impl std::str::FromStr for Iteration {
     }
 }
 
-/// A state file's header (if any) and its iterations in order. A line cut by a stop mid-write is the
-/// last one, without its newline: it is dropped.
+/// A state file's header (if any) and its iterations in order, a line cut by a stop dropped.
 pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), RunError> {
-    let mut header = None;
-    let mut done = vec![];
-    let count = text.lines().count();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') {
-            header.get_or_insert_with(|| line.to_string());
-        } else if !line.trim().is_empty() {
-            let last_unfinished = i + 1 == count && !text.ends_with('\n');
-            match line.parse::<Iteration>() {
-                Ok(it) => done.push(it),
-                Err(_) if last_unfinished => {}
-                Err(why) => {
-                    return Err(RunError::BadLine { line: i + 1, why: format!("not an iteration: {why}") });
-                }
-            }
-        }
-    }
-    Ok((header, done))
+    read_run(text, "an iteration")
 }
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.

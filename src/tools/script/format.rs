@@ -101,6 +101,19 @@ fn unescape(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// A step made of its number of milliseconds.
+type TimedStep = fn(u64) -> Step;
+
+/// The steps that are a number of milliseconds, by the word that begins them (no word begins another
+/// step).
+const TIMED: [(&str, TimedStep); 5] = [
+    ("<silent", Step::Silent),
+    ("<exit", Step::Exit),
+    ("limit ", Step::Limit),
+    ("pause ", Step::Pause),
+    ("stall ", Step::Stall),
+];
+
 impl Script {
     pub fn parse(name: &str, text: &str) -> Result<Script, String> {
         let mut steps = vec![];
@@ -137,18 +150,12 @@ impl Script {
                 }
             } else if let Some(rest) = line.strip_prefix("<message ") {
                 Step::Message(rest.to_string())
-            } else if let Some(rest) = trimmed.strip_prefix("<silent") {
-                Step::Silent(num(rest)?)
-            } else if let Some(rest) = trimmed.strip_prefix("<exit") {
-                Step::Exit(num(rest)?)
+            } else if let Some((make, rest)) =
+                TIMED.iter().find_map(|&(word, make)| Some((make, trimmed.strip_prefix(word)?)))
+            {
+                make(num(rest)?)
             } else if let Some(rest) = line.strip_prefix("< ") {
                 Step::Exact(rest.to_string())
-            } else if let Some(rest) = trimmed.strip_prefix("limit ") {
-                Step::Limit(num(rest)?)
-            } else if let Some(rest) = trimmed.strip_prefix("pause ") {
-                Step::Pause(num(rest)?)
-            } else if let Some(rest) = trimmed.strip_prefix("stall ") {
-                Step::Stall(num(rest)?)
             } else if trimmed == "close" {
                 Step::Close
             } else if let Some(rest) = trimmed.strip_prefix("args ") {
