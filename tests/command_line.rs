@@ -2,6 +2,8 @@
 //! stdout with status 0, and a mistake answered by one `Error:` line and a usage hint on stderr with
 //! status 2, never a backtrace (even with `RUST_BACKTRACE=1`).
 
+mod common;
+
 use std::process::{Command, Output, Stdio};
 
 fn run(args: &[&str]) -> Output {
@@ -252,15 +254,9 @@ fn every_help_that_shows_squares_says_how_they_are_named() {
 
 #[test]
 fn begin_on_an_empty_board_claims_no_forced_move() {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let _ = child.stdin.take().unwrap().write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\nEND\n");
-    let out = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    let input = b"START 15\nINFO timeout_turn 300\nBEGIN\nEND\n";
+    let out = common::output_with_input(&mut Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx")), input);
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.lines().any(|l| l == "7,7"), "the centre is played:\n{out}");
     assert!(!out.lines().any(|l| l == "MESSAGE forced move"), "{out}");
 }

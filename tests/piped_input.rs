@@ -2,6 +2,8 @@
 //! (`printf 'START 15\n…TURN 7,7\n' | pbrain-quincunx`): the thought under way is finished, so the
 //! answer is the move the engine gives when its input stays open.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
@@ -11,10 +13,7 @@ fn binary() -> &'static str {
 
 /// The last non-MESSAGE line the engine prints for `input`, followed by the end of input.
 fn answer_piped(input: &str) -> String {
-    let mut child =
-        Command::new(binary()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("it starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_input(&mut Command::new(binary()), input.as_bytes());
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.lines().rfind(|l| !l.starts_with("MESSAGE")).unwrap_or_default().to_string()

@@ -4,9 +4,10 @@
 //! over. To accept a deliberate change of the transcript (a new search plays other moves), run with
 //! `QUINCUNX_BLESS=1` and read the diff.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_pbrain-quincunx")
@@ -14,18 +15,11 @@ fn binary() -> &'static str {
 
 /// Runs `play` with `args` in `dir`, feeding `input`; returns (exit ok, stdout).
 fn play(dir: &Path, args: &[&str], input: &str) -> (bool, String) {
-    let mut child = Command::new(binary())
-        .arg("play")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
     // A refused start exits before reading: its input may meet a closed pipe.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_input(
+        Command::new(binary()).arg("play").args(args).current_dir(dir),
+        input.as_bytes(),
+    );
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 

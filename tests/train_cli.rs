@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -86,15 +85,9 @@ fn selfplay_then_train_then_play_with_the_fitted_model() {
     std::fs::write(&embedded, EvalModel::embedded().to_text()).expect("written");
     assert_eq!(bench_nodes(&["--weights", embedded.to_str().expect("a path")]), plain);
     // A brain started with it plays.
-    let mut child = binary()
-        .args(["--weights", model_arg])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the brain starts");
-    let _ = child.stdin.take().expect("stdin").write_all(b"START 15\nINFO timeout_turn 200\nTURN 7,7\nEND\n");
-    let out = String::from_utf8_lossy(&child.wait_with_output().expect("it ends").stdout).into_owned();
+    let input = b"START 15\nINFO timeout_turn 200\nTURN 7,7\nEND\n";
+    let out = common::output_with_input(binary().args(["--weights", model_arg]), input);
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.lines().filter(|l| !l.starts_with("MESSAGE")).any(|l| l.contains(',')), "{out}");
 }
 

@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use quincunx::game::board::Pos;
 
@@ -28,16 +27,10 @@ fn column_names_run_from_a_to_af_and_all_differ() {
 fn play_takes_and_shows_a_square_past_z() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let mut child = Command::new(BIN)
-        .args(["play", "--size", "32", "--depth", "1", "--seed", "3"])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let _ = child.stdin.take().unwrap().write_all(b"tails\nAE32\nsave s.sav\nquit\n");
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_input(
+        Command::new(BIN).args(["play", "--size", "32", "--depth", "1", "--seed", "3"]).current_dir(dir),
+        b"tails\nAE32\nsave s.sav\nquit\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let after = &text[text.find("Your move: AE32").expect("AE32 was typed")..];
     // The bottom row carries the stone in the 31st column.

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::thread::JoinHandle;
@@ -20,12 +20,22 @@ const DEADLINE: Duration = Duration::from_secs(120);
 /// Runs `cmd` with piped output and waits at most `DEADLINE` for it: a child that hangs is killed and
 /// fails the test instead of hanging it.
 pub fn output_within_deadline(cmd: &mut Command) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
+    output_fed(cmd.stdin(Stdio::null()), None)
+}
+
+/// As [`output_within_deadline`], with `input` written to the command's stdin and then closed (a
+/// command that exits before reading it all is no matter).
+pub fn output_with_input(cmd: &mut Command, input: &[u8]) -> Output {
+    output_fed(cmd.stdin(Stdio::piped()), Some(input.to_vec()))
+}
+
+fn output_fed(cmd: &mut Command, input: Option<Vec<u8>>) -> Output {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts");
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+    }
     // Both pipes are read while the child runs: one that writes more than a pipe holds would otherwise
     // be blocked until the deadline.
     let stdout = read_to_end(child.stdout.take().expect("stdout"));
