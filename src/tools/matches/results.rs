@@ -81,12 +81,16 @@ impl RunId {
         }
     }
 
-    /// The first part in which `other` differs: (what, ours, theirs).
+    /// The first part (by name) in which `other` differs: (what, ours, theirs).
     fn difference(&self, other: &RunId) -> Option<(String, String, String)> {
         let (ours, theirs) = (serde_json::to_value(self).ok()?, serde_json::to_value(other).ok()?);
         let (ours, theirs) = (ours.as_object()?, theirs.as_object()?);
         ours.iter().find(|&(k, v)| theirs.get(k) != Some(v)).map(|(k, v)| {
-            let word = |v: Option<&serde_json::Value>| v.map_or(String::new(), |v| v.to_string());
+            let word = |v: Option<&serde_json::Value>| match v {
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(v) => v.to_string(),
+                None => String::new(),
+            };
             (k.replace('_', " "), word(Some(v)), word(theirs.get(k)))
         })
     }
@@ -456,6 +460,10 @@ mod tests {
         other.id.shuffle = Some(8);
         let e = merge(&named(vec![part(1, 2), other])).unwrap_err();
         assert_eq!(e, "part2.txt is not of the same run as part1.txt: shuffle '8' there, '7' in part1.txt");
+        let mut renju = part(2, 2);
+        renju.id.rules = "renju".into();
+        let e = merge(&named(vec![part(1, 2), renju])).unwrap_err();
+        assert!(e.ends_with("rules 'renju' there, 'freestyle (5 or more)' in part1.txt"), "{e}");
         let e = merge(&named(vec![part(1, 2), part(1, 1)])).unwrap_err();
         assert!(e.contains("shards '1' there, '2'"), "{e}");
         let e = merge(&named(vec![part(2, 3), part(2, 3)])).unwrap_err();
