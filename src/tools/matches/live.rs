@@ -260,18 +260,18 @@ impl Reader {
             };
         }
         let line: Line = serde_json::from_str(text).map_err(|e| format!("'{}': {e}", clip(text)))?;
-        let number = match &line {
-            Line::Game { game, .. } | Line::Move { game, .. } | Line::End { game, .. } => *game,
-        };
-        if let Line::Game { .. } = line {
-            if self.index.contains_key(&number) {
-                return Err(format!("game {number} begins twice"));
+        let number = match line {
+            Line::Game { game: number, rule, line, width, height, opening, black, white } => {
+                if self.index.contains_key(&number) {
+                    return Err(format!("game {number} begins twice"));
+                }
+                let game = begin(number, &rule, line, (width, height), &opening, [black, white])?;
+                self.index.insert(number, self.games.len());
+                self.games.push(game);
+                return Ok(Some(number));
             }
-            let game = begin(number, line)?;
-            self.index.insert(number, self.games.len());
-            self.games.push(game);
-            return Ok(Some(number));
-        }
+            Line::Move { game, .. } | Line::End { game, .. } => game,
+        };
         let Some(&i) = self.index.get(&number) else { return Err(format!("game {number} has not begun")) };
         let game = &mut self.games[i];
         if game.end.is_some() {
@@ -309,11 +309,15 @@ impl Reader {
 }
 
 /// A game from its `game` line.
-fn begin(number: usize, line: Line) -> Result<LiveGame, String> {
-    let Line::Game { rule, line, width, height, opening, black, white, .. } = line else {
-        return Err(format!("game {number}: not a game's first line"));
-    };
-    let mut rules = Rules::named(&rule).ok_or_else(|| format!("game {number}: no rule '{}'", clip(&rule)))?;
+fn begin(
+    number: usize,
+    rule: &str,
+    line: u8,
+    (width, height): (usize, usize),
+    opening: &str,
+    names: [String; 2],
+) -> Result<LiveGame, String> {
+    let mut rules = Rules::named(rule).ok_or_else(|| format!("game {number}: no rule '{}'", clip(rule)))?;
     if matches!(rules.variant, Variant::Freestyle | Variant::Exact) && (MIN_LINE..=MAX_LINE).contains(&line) {
         rules.line = line;
     } else if line != rules.line {
@@ -321,24 +325,14 @@ fn begin(number: usize, line: Line) -> Result<LiveGame, String> {
     }
     let mut board = Board::new(width as i64, height as i64).map_err(|e| format!("game {number}: {e}"))?;
     board.set_capture(rules.capture_rule());
-    let stones = if opening.is_empty() { vec![] } else { Pos::parse_list(&opening)? };
+    let stones = if opening.is_empty() { vec![] } else { Pos::parse_list(opening)? };
     for &p in &stones {
         if p.x as usize >= width || p.y as usize >= height || !board.is_empty(p) {
             return Err(format!("game {number}: the opening's {} is off the board or taken", p.notation()));
         }
         board.play_unchecked(p);
     }
-    Ok(LiveGame {
-        number,
-        rules,
-        width,
-        height,
-        names: [black, white],
-        opening: stones,
-        moves: vec![],
-        end: None,
-        board,
-    })
+    Ok(LiveGame { number, rules, width, height, names, opening: stones, moves: vec![], end: None, board })
 }
 
 #[cfg(test)]
