@@ -92,6 +92,23 @@ fn selfplay_then_train_then_play_with_the_fitted_model() {
 }
 
 #[test]
+fn no_epochs_writes_the_starting_model_and_the_positions_it_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (data, model, positions) = (dir.join("data.txt"), dir.join("model.txt"), dir.join("positions.txt"));
+    let games = ["selfplay", "--games", "12", "--nodes", "200", "--seed", "7", "--rule", "freestyle"];
+    let o = output_within_deadline(binary().args(games).arg("--out").arg(&data));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let extra = ["--epochs", "0", "--prior-epochs", "0", "--positions", positions.to_str().expect("a path")];
+    let o = train(&data, &model, &extra);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut written = EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model");
+    written.about.clone_from(&EvalModel::embedded().about);
+    assert_eq!(&written, EvalModel::embedded(), "no pass, no value moved");
+    positions_are_the_games_quiet_moments(&data, &positions);
+}
+
+#[test]
 fn bad_models_and_options_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

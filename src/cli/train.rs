@@ -43,8 +43,9 @@ pub struct TrainArgs {
     /// The prior's width in tenths of a point around each starting value
     #[arg(long, value_name = "T", default_value_t = 300.0, value_parser = positive)]
     sigma: f64,
-    /// Full passes over the data
-    #[arg(long, value_name = "N", default_value_t = 300, value_parser = whole::<usize, 1>)]
+    /// Full passes over the data (0: none; the starting model is written as it is, and --positions
+    /// gives its values on every position)
+    #[arg(long, value_name = "N", default_value_t = 300, value_parser = whole::<usize, 0>)]
     epochs: usize,
     /// The step, tenths of a point
     #[arg(long, value_name = "R", default_value_t = 4.0, value_parser = positive)]
