@@ -29,6 +29,17 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
     output_within_deadline(binary().arg("train").arg("--out").arg(out).args(extra).arg(data))
 }
 
+/// Plays the self-play games `args` describe into `out`.
+fn selfplay(out: &Path, args: &[&str]) {
+    let o = output_within_deadline(binary().arg("selfplay").args(args).arg("--out").arg(out));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The model file at `path`, as `--weights` reads it.
+fn read_model(path: &Path) -> EvalModel {
+    EvalModel::parse(&std::fs::read_to_string(path).expect("written")).expect("a model")
+}
+
 /// Every line of a `--positions` file is a moment of one of the games (its first moves), with that
 /// game's result for the side to move, held out exactly when the game's number ends in 0.
 fn positions_are_the_games_quiet_moments(data: &Path, positions: &Path) {
@@ -63,14 +74,12 @@ fn selfplay_then_train_then_play_with_the_fitted_model() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let (data, model) = (dir.join("data.txt"), dir.join("model.txt"));
-    let games = ["selfplay", "--games", "24", "--nodes", "300", "--seed", "3", "--rule", "freestyle,renju"];
-    let o = output_within_deadline(binary().args(games).arg("--out").arg(&data));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    selfplay(&data, &["--games", "24", "--nodes", "300", "--seed", "3", "--rule", "freestyle,renju"]);
     let positions = dir.join("positions.txt");
     let o = train(&data, &model, &["--epochs", "20", "--positions", positions.to_str().expect("a path")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     positions_are_the_games_quiet_moments(&data, &positions);
-    let fitted = EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model");
+    let fitted = read_model(&model);
     assert_ne!(&fitted, EvalModel::embedded(), "the fit moved the values");
     assert!(
         fitted.about.iter().any(|a| a.starts_with("made by: pbrain-quincunx train")),
@@ -96,13 +105,11 @@ fn no_epochs_writes_the_starting_model_and_the_positions_it_values() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let (data, model, positions) = (dir.join("data.txt"), dir.join("model.txt"), dir.join("positions.txt"));
-    let games = ["selfplay", "--games", "12", "--nodes", "200", "--seed", "7", "--rule", "freestyle"];
-    let o = output_within_deadline(binary().args(games).arg("--out").arg(&data));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    selfplay(&data, &["--games", "12", "--nodes", "200", "--seed", "7", "--rule", "freestyle"]);
     let extra = ["--epochs", "0", "--prior-epochs", "0", "--positions", positions.to_str().expect("a path")];
     let o = train(&data, &model, &extra);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let mut written = EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model");
+    let mut written = read_model(&model);
     written.about.clone_from(&EvalModel::embedded().about);
     assert_eq!(&written, EvalModel::embedded(), "no pass, no value moved");
     positions_are_the_games_quiet_moments(&data, &positions);
@@ -127,9 +134,7 @@ fn labels_fit_the_move_prior_too_and_plain_games_keep_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let (games, labels) = (dir.join("games.txt"), dir.join("labels.txt"));
-    let args = ["selfplay", "--games", "24", "--nodes", "200", "--seed", "5", "--rule", "freestyle,renju"];
-    let o = output_within_deadline(binary().args(args).arg("--out").arg(&games));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    selfplay(&games, &["--games", "24", "--nodes", "200", "--seed", "5", "--rule", "freestyle,renju"]);
     let args = ["label", "--nodes", "2000", "--per-game", "4", "--seed", "1", "--out"];
     let o = output_within_deadline(binary().args(args).arg(&labels).arg(&games));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -137,7 +142,7 @@ fn labels_fit_the_move_prior_too_and_plain_games_keep_it() {
         let model = dir.join("model.txt");
         let o = train(data, &model, &[&["--epochs", "5"], extra].concat());
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        EvalModel::parse(&std::fs::read_to_string(&model).expect("written")).expect("a model")
+        read_model(&model)
     };
     let m = fitted(&labels, &["--prior-epochs", "20", "--prior-rate", "5"]);
     assert_ne!(m.prior, Prior::STANDARD, "the labels' best moves moved the prior");
