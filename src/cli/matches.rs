@@ -208,6 +208,14 @@ impl MatchArgs {
                 engines.len()
             ),
         }
+        if !self.nodes.is_empty() && self.threads.is_none() {
+            // A node count alone leaves each engine its default threads, easy to miss in a gate meant
+            // to play one thread against one.
+            log::warn!(
+                "--nodes without --threads: each engine searches with its own default thread count \
+                 (ours: the cores), its count shared by them; --threads 1 gives one thread each"
+            );
+        }
         (game.width, game.height) = self.game.board(&game.rules);
         game.check_time().map_err(anyhow::Error::msg)?;
         game.max_stones = self
