@@ -183,7 +183,8 @@ fn closing_the_last_page_stops_the_thought_and_ctrl_c_the_server() {
     // A page that comes back starts it again.
     let _page = server.open_events();
     server.wait_for("the analysis again", |s| s["thinking"] == "analysis");
-    assert!(server.interrupt().success());
+    let status = server.interrupt();
+    assert!(status.success(), "Ctrl-C stops the board cleanly: {status}");
 }
 
 #[test]
@@ -197,7 +198,8 @@ fn another_brain_plays_behind_the_board_and_ctrl_c_stops_the_server() {
     // Its analysis lists the best moves by YXNBEST.
     server.post("/api/mode", r#"{"mode": "analyse", "nbest": 2}"#);
     server.wait_for("the brain's two best moves", |s| s["lines"].as_array().is_some_and(|l| l.len() == 2));
-    assert!(server.interrupt().success());
+    let status = server.interrupt();
+    assert!(status.success(), "Ctrl-C stops the board cleanly: {status}");
 }
 
 /// Another site's page may send requests to the board (a form, a `text/plain` fetch), and a name of
@@ -283,7 +285,8 @@ fn only_the_board_s_own_page_may_change_the_game() {
         assert_eq!(status, 200, "{host}: {answer}");
         server.post("/api/move", r#"{"point": "h8"}"#);
     }
-    assert!(server.terminate().success(), "SIGTERM stops the board cleanly");
+    let status = server.terminate();
+    assert!(status.success(), "SIGTERM stops the board cleanly: {status}");
 }
 
 /// Stop ends an analysis, not the game: the person's side stays theirs and the engine answers again.

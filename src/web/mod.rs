@@ -47,15 +47,30 @@ pub struct ServeOptions {
 /// States kept for a page that reads the event stream slowly before it is sent the latest instead.
 const BACKLOG: usize = 64;
 
-/// Resolves when the process is asked to terminate (SIGTERM, as `kill` and service managers ask);
-/// never where there is no such signal.
-async fn terminated() {
-    #[cfg(unix)]
-    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        term.recv().await;
-        return;
-    }
-    std::future::pending::<()>().await
+/// Ctrl-C and SIGTERM (as `kill` and service managers ask), listened for from the moment this is
+/// called: a signal handler installed only when a `select!` first polls it may come too late, as the
+/// server can answer a client's whole session within its first poll (seen under load: SIGTERM killed it).
+#[cfg(unix)]
+fn stop_signals() -> Result<impl std::future::Future<Output = &'static str>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?;
+    let mut terminate = signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => "Ctrl-C",
+            _ = terminate.recv() => "SIGTERM",
+        }
+    })
+}
+
+/// Ctrl-C where there is no SIGTERM.
+#[cfg(not(unix))]
+fn stop_signals() -> Result<impl std::future::Future<Output = &'static str>> {
+    let mut interrupt = tokio::signal::windows::ctrl_c().context("cannot listen for Ctrl-C")?;
+    Ok(async move {
+        interrupt.recv().await;
+        "Ctrl-C"
+    })
 }
 
 /// Serves the board until Ctrl-C or SIGTERM; `ready` is told the address once it listens.
@@ -70,6 +85,7 @@ pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> 
             .await
             .with_context(|| format!("cannot listen on {}:{}", opts.host, opts.port))?;
         let address = listener.local_addr()?;
+        let stop = stop_signals()?;
         ready(address);
         let engine: Arc<dyn Engine> = match opts.roster.engines.first() {
             Some(e) => Arc::new(Other::new(e.command.clone(), opts.threads)),
@@ -87,8 +103,7 @@ pub fn serve(opts: &ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()> 
         let app = App { session: Arc::clone(&session), events, follow };
         tokio::select! {
             served = axum::serve(listener, router(app, address.port())).into_future() => served.context("the server failed")?,
-            _ = tokio::signal::ctrl_c() => log::info!("Ctrl-C: the board stops"),
-            _ = terminated() => log::info!("SIGTERM: the board stops"),
+            signal = stop => log::info!("{signal}: the board stops"),
         }
         session.close();
         Ok(())
