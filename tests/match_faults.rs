@@ -13,7 +13,6 @@ use quincunx::tools::client::referee::EngineSpec;
 use quincunx::tools::client::referee::{Fault, GameSettings};
 use quincunx::tools::matches::config::{MatchConfig, MatchError};
 use quincunx::tools::matches::run::run_match;
-use quincunx::tools::matches::shard::Shard;
 use quincunx::tools::matches::summary::Summary;
 
 fn fault_engine(name: &str) -> EngineSpec {
@@ -37,37 +36,22 @@ fn play_against_under(fault: &str, rules: Rules) -> Summary {
 }
 
 fn config(fault: &str, rules: Rules) -> MatchConfig {
-    MatchConfig {
-        engines: vec![ours(), fault_engine(fault)],
-        gauntlet: false,
-        game: GameSettings {
-            rules,
-            width: 15,
-            height: 15,
-            turn_ms: 300,
-            game_ms: 0,
-            tolerance_ms: 200,
-            start_timeout_ms: 2000,
-            max_memory: 64 << 20,
-            threads: 1,
-            max_nodes: 0,
-            max_stones: 225,
-            pause_ms: 0,
-            stderr: StderrMode::Ignore,
-        },
-        games_per_pair: 2,
-        openings: vec![],
-        fresh: None,
-        shuffle_seed: None,
-        concurrency: 2,
-        sprt: None,
-        psq_dir: None,
-        sgf: None,
-        live: None,
-        progress: false,
-        by_opening: false,
-        shard: Shard::WHOLE,
-    }
+    let game = GameSettings {
+        rules,
+        width: 15,
+        height: 15,
+        turn_ms: 300,
+        game_ms: 0,
+        tolerance_ms: 200,
+        start_timeout_ms: 2000,
+        max_memory: 64 << 20,
+        threads: 1,
+        max_nodes: 0,
+        max_stones: 225,
+        pause_ms: 0,
+        stderr: StderrMode::Ignore,
+    };
+    MatchConfig { concurrency: 2, ..MatchConfig::new(vec![ours(), fault_engine(fault)], game) }
 }
 
 fn run(cfg: MatchConfig) -> Result<Summary, MatchError> {

@@ -49,6 +49,30 @@ pub struct MatchConfig {
     pub shard: Shard,
 }
 
+impl MatchConfig {
+    /// Every pair of `engines` plays two games (one with each colour) on an empty board, one game at a
+    /// time, nothing written, no SPRT: the plainest match, for callers to change a field or two of.
+    pub fn new(engines: Vec<EngineSpec>, game: GameSettings) -> MatchConfig {
+        MatchConfig {
+            engines,
+            gauntlet: false,
+            game,
+            games_per_pair: 2,
+            openings: vec![],
+            fresh: None,
+            shuffle_seed: None,
+            concurrency: 1,
+            sprt: None,
+            psq_dir: None,
+            sgf: None,
+            live: None,
+            progress: false,
+            by_opening: false,
+            shard: Shard::WHOLE,
+        }
+    }
+}
+
 /// Why a match was not played.
 #[derive(Debug)]
 pub enum MatchError {
@@ -207,22 +231,12 @@ mod tests {
     #[test]
     fn openings_that_do_not_fit_are_skipped_and_counted() {
         let cfg = MatchConfig {
-            engines: vec![EngineSpec::new("a", vec![]); 2],
-            gauntlet: false,
-            game: crate::tools::client::referee::fixtures::settings(Rules::default(), 1000),
-            games_per_pair: 2,
             openings: crate::tools::record::opening::parse_openings("0,0, 1,0\n-8,-6, 0,1\n0,0, 0,0\n1,1\n")
                 .unwrap(),
-            fresh: None,
-            shuffle_seed: None,
-            concurrency: 1,
-            sprt: None,
-            psq_dir: None,
-            sgf: None,
-            live: None,
-            progress: false,
-            by_opening: false,
-            shard: Shard::WHOLE,
+            ..MatchConfig::new(
+                vec![EngineSpec::new("a", vec![]); 2],
+                crate::tools::client::referee::fixtures::settings(Rules::default(), 1000),
+            )
         };
         let Openings { placed, skipped } = validate(&cfg).unwrap();
         assert_eq!(placed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 4]);
