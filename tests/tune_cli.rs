@@ -116,6 +116,13 @@ fn another_runs_state_file_and_bad_options_are_refused() {
         assert_eq!(tune(&state, 2, other).status.code(), Some(1), "{other:?} is another run");
     }
     assert_eq!(std::fs::read_to_string(&state).expect("kept"), before, "the file is left as it was");
+    // Iterations that are not this chain's (k=0 made k=5), the last line cut by a stop: refused, and
+    // the file not touched, not even to close the cut line.
+    let edited = before.replacen("k=0 ", "k=5 ", 1);
+    let edited = edited.trim_end_matches('\n');
+    std::fs::write(&state, edited).unwrap();
+    assert_eq!(tune(&state, 2, &[]).status.code(), Some(1), "not this chain's iterations");
+    assert_eq!(std::fs::read_to_string(&state).expect("kept"), edited, "the edited file is left as it was");
     let fresh = dir.join("bad.txt");
     for bad in [
         &["--params", "razor_margn"][..],

@@ -64,7 +64,7 @@ impl LabelArgs {
             games.extend(selfplay::read_file(&text).with_context(|| format!("{}", path.display()))?.1);
         }
         let header = cfg.header();
-        let (labels, mut file) = continue_file(&out, &header)?;
+        let (labels, mut file) = continue_file(&out, &header, "a game", |_: &[selfplay::GameRecord]| Ok(()))?;
         let done = label::done(&labels);
         let started = Instant::now();
         let last = std::sync::Mutex::new(Instant::now());

@@ -4,12 +4,13 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::game::rules::Rules;
-use quincunx::tools::learn::selfplay::{self, GameRecord, MoveLimit, SelfplayConfig, Tally};
+use quincunx::tools::learn::selfplay::{self, GameRecord, MoveLimit, RunError, SelfplayConfig, Tally};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
 
@@ -125,7 +126,7 @@ impl SelfplayArgs {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1);
         let header = cfg.header();
-        let (games, mut file) = continue_file(&out, &header)?;
+        let (games, mut file) = continue_file(&out, &header, "a game", |_: &[GameRecord]| Ok(()))?;
         let done: BTreeSet<usize> = games.iter().map(|g| g.index).collect();
         let started = Instant::now();
         let last = std::sync::Mutex::new(Instant::now());
@@ -143,21 +144,33 @@ impl SelfplayArgs {
     }
 }
 
-/// Opens the file of a resumable run of game lines (`selfplay`, `label`) to go on with it: the lines it
-/// holds, and the file to append to, its header written when it is new and a line cut by a stop
-/// closed. A file whose header names another run is refused: two runs never mix in one file.
-pub fn continue_file(out: &Path, header: &str) -> Result<(Vec<GameRecord>, std::fs::File)> {
-    let existing = match std::fs::read_to_string(out) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", out.display())),
-    };
-    let (found, lines) = selfplay::read_file(&existing).with_context(|| format!("{}", out.display()))?;
+/// A file's text, "" when there is none yet.
+pub fn text_or_empty(path: &Path) -> Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// Opens the file of a resumable run (`selfplay`'s and `label`'s games, `tune`'s iterations, each line
+/// `what`) to go on with it: the lines it holds, and the file to append to, its header written when it
+/// is new and a line cut by a stop closed. A file whose header names another run, or whose lines
+/// `check` refuses, is refused before anything is written: two runs never mix in one file.
+pub fn continue_file<T: FromStr<Err = String>>(
+    out: &Path,
+    header: &str,
+    what: &str,
+    check: impl FnOnce(&[T]) -> Result<(), RunError>,
+) -> Result<(Vec<T>, std::fs::File)> {
+    let existing = text_or_empty(out)?;
+    let (found, lines) = selfplay::read_run(&existing, what).with_context(|| format!("{}", out.display()))?;
     if let Some(found) = found
         && found != header
     {
-        bail!("{}: {}", out.display(), selfplay::RunError::OtherRun { found, expected: header.to_string() });
+        bail!("{}: {}", out.display(), RunError::OtherRun { found, expected: header.to_string() });
     }
+    check(&lines).with_context(|| format!("{}", out.display()))?;
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

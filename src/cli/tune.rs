@@ -1,20 +1,19 @@
 //! `pbrain-quincunx tune`: the command line of SPSA over the search's parameters, and `tune --merge`
 //! of its shards' state files.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use quincunx::game::random::clock_seed;
 use quincunx::search::{Params, Spec};
-use quincunx::tools::learn::selfplay::{RunError, field_of};
+use quincunx::tools::learn::selfplay::field_of;
 use quincunx::tools::learn::tune::{self, Schedule, TuneConfig};
 use quincunx::tools::matches::opening_gen;
 use quincunx::tools::matches::shard::Shard;
 
 use crate::cli::params::nearest_param;
-use crate::cli::selfplay::GameOptions;
+use crate::cli::selfplay::{GameOptions, continue_file, text_or_empty};
 use crate::cli::train::positive;
 use crate::cli::{GameArgs, check_gen, num, usage, whole};
 
@@ -77,15 +76,6 @@ struct Run {
     concurrency: usize,
 }
 
-/// The state file's text ("" when there is none yet).
-fn read_text(path: &Path) -> Result<String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-    }
-}
-
 impl TuneArgs {
     /// `pbrain-quincunx tune …`
     pub fn run(self) -> Result<()> {
@@ -146,7 +136,7 @@ impl TuneArgs {
         }
         let rules = game.rules()?;
         let (width, height) = game.board(&rules);
-        let existing = read_text(&state)?;
+        let existing = text_or_empty(&state)?;
         let found = existing.lines().find(|l| l.starts_with('#'));
         let seed =
             seed.or_else(|| found.and_then(|h| field_of(h, "seed")?.parse().ok())).unwrap_or_else(clock_seed);
@@ -168,25 +158,8 @@ impl TuneArgs {
 
 fn run_command(Run { cfg, iterations, state, concurrency }: Run) -> Result<()> {
     let header = cfg.header();
-    let existing = read_text(&state)?;
-    let (found, done) = tune::read_state(&existing).with_context(|| format!("{}", state.display()))?;
-    if let Some(found) = found
-        && found != header
-    {
-        bail!("{}: {}", state.display(), RunError::OtherRun { found, expected: header });
-    }
-    tune::check_chain(&cfg, &done).with_context(|| format!("{}", state.display()))?;
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&state)
-        .with_context(|| format!("cannot write {}", state.display()))?;
-    if existing.is_empty() {
-        writeln!(file, "{header}")?;
-    } else if !existing.ends_with('\n') {
-        // A line cut by a stop: the next iteration starts on a line of its own.
-        writeln!(file)?;
-    }
+    let (done, mut file) =
+        continue_file(&state, &header, "an iteration", |done| tune::check_chain(&cfg, done))?;
     let specs: Vec<&Spec> = cfg.params.iter().map(|(s, _)| *s).collect();
     let started = Instant::now();
     let mut last = Instant::now();
