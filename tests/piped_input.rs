@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn binary() -> &'static str {
@@ -26,15 +26,14 @@ fn answer_open(input: &str) -> String {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let answer = lines
-        .by_ref()
-        .map(|l| l.unwrap())
+    let lines = common::lines_of(child.stdout.take().unwrap());
+    let answer = std::iter::from_fn(|| common::next_line(&lines))
         .find(|l| l.contains(',') && !l.starts_with("MESSAGE"))
         .expect("a move");
     writeln!(stdin, "END").unwrap();
     drop(stdin);
-    child.wait().unwrap();
+    drop(lines);
+    assert!(common::wait_within_deadline(child).status.success());
     answer
 }
 

@@ -4,9 +4,10 @@
 
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -14,8 +15,8 @@ use quincunx::game::board::{Board, Pos};
 use serde_json::Value;
 use wait_timeout::ChildExt;
 
-/// How long `output_within_deadline` waits for a command.
-const DEADLINE: Duration = Duration::from_secs(120);
+/// How long `output_within_deadline` waits for a command, and `next_line` for a line.
+pub const DEADLINE: Duration = Duration::from_secs(120);
 
 /// Runs `cmd` with piped output and waits at most `DEADLINE` for it: a child that hangs is killed and
 /// fails the test instead of hanging it.
@@ -36,19 +37,46 @@ fn output_fed(cmd: &mut Command, input: Option<Vec<u8>>) -> Output {
             let _ = stdin.write_all(&input);
         });
     }
-    // Both pipes are read while the child runs: one that writes more than a pipe holds would otherwise
-    // be blocked until the deadline.
-    let stdout = read_to_end(child.stdout.take().expect("stdout"));
-    let stderr = read_to_end(child.stderr.take().expect("stderr"));
+    wait_within_deadline(child)
+}
+
+/// Waits at most `DEADLINE` for `child` to exit, reading what is left of its piped stdout and stderr
+/// meanwhile (one that writes more than a pipe holds would otherwise be blocked until the deadline);
+/// a child that hangs is killed and fails the test instead of hanging it.
+pub fn wait_within_deadline(mut child: Child) -> Output {
+    let stdout = child.stdout.take().map(read_to_end);
+    let stderr = child.stderr.take().map(read_to_end);
     let Some(status) = child.wait_timeout(DEADLINE).expect("wait") else {
         let _ = child.kill();
         let _ = child.wait();
-        panic!("{cmd:?} did not finish within {} s and was killed", DEADLINE.as_secs());
+        panic!("the child did not finish within {} s and was killed", DEADLINE.as_secs());
     };
-    Output {
-        status,
-        stdout: stdout.join().expect("stdout read"),
-        stderr: stderr.join().expect("stderr read"),
+    let joined =
+        |h: Option<JoinHandle<Vec<u8>>>| h.map(|h| h.join().expect("a pipe read")).unwrap_or_default();
+    Output { status, stdout: joined(stdout), stderr: joined(stderr) }
+}
+
+/// The lines of `pipe` as they come, read on a thread of their own, for [`next_line`].
+pub fn lines_of(pipe: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next line of [`lines_of`]: none at the end of the pipe; waiting longer than `DEADLINE` fails
+/// the test instead of hanging it.
+pub fn next_line(lines: &Receiver<String>) -> Option<String> {
+    match lines.recv_timeout(DEADLINE) {
+        Ok(line) => Some(line),
+        Err(RecvTimeoutError::Disconnected) => None,
+        Err(RecvTimeoutError::Timeout) => panic!("no line within {} s", DEADLINE.as_secs()),
     }
 }
 
