@@ -319,7 +319,8 @@ fn shards_of_fresh_openings_play_out_the_sprt_and_the_merge_judges_it() {
     let (w, f) = (weights(), fault_engine("first_free"));
     let run = |extra: &[&str]| {
         let mut args = vec!["--engine", &w, "--engine", &f, "--games", "30", "--sprt", "0,50"];
-        args.extend(["--openings-random", "4", "--seed", "5", "--stones", "3-4"]);
+        // (A shallow judge: the openings are drawn four times, and their balance is no matter here.)
+        args.extend(["--openings-random", "4", "--seed", "5", "--stones", "3-4", "--depth", "4"]);
         args.extend(extra);
         let out = run_match(&args);
         assert!(out.status.success(), "{out:?}");

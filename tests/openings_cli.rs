@@ -186,7 +186,9 @@ fn fresh_openings_do_not_mix_with_a_file_and_their_options_need_them() {
         &["--openings-random", "2", "--openings", file.to_str().unwrap()][..],
         &["--seed", "3"],
         &["--stones", "3-5"],
+        &["--depth", "8"],
         &["--openings-random", "0"],
+        &["--openings-random", "2", "--depth", "0"],
         &["--openings-random", "2", "--stones", "9-3"],
     ] {
         let out = run_match(args);

@@ -101,6 +101,10 @@ pub struct MatchArgs {
     /// Their balance: the largest score of our search either way (default 60)
     #[arg(long, value_name = "M", value_parser = num::<i32>)]
     margin: Option<i32>,
+    /// ... and the depth of that search (default 12, as `openings`; 6 drew the openings
+    /// of runs before it)
+    #[arg(long, value_name = "D", value_parser = whole::<i32, 1>, verbatim_doc_comment)]
+    depth: Option<i32>,
     /// Play the openings in a shuffled order (default: file order)
     #[arg(long, value_name = "SEED", value_parser = num::<u64>)]
     random: Option<u64>,
@@ -236,15 +240,22 @@ impl MatchArgs {
             }
             Some(0) => bail!("--openings-random: at least one opening"),
             Some(count) => {
-                let mut gen_cfg =
-                    GenConfig::new(game.rules, game.width, game.height, self.seed.unwrap_or_else(clock_seed));
+                let seed = self.seed.unwrap_or_else(clock_seed);
+                let mut gen_cfg = GenConfig::for_measuring(game.rules, game.width, game.height, seed);
                 gen_cfg.stones = self.stones.unwrap_or(gen_cfg.stones);
                 gen_cfg.margin = self.margin.unwrap_or(gen_cfg.margin);
+                gen_cfg.depth = self.depth.unwrap_or(gen_cfg.depth);
                 check_gen(&gen_cfg)?;
                 Some((count, gen_cfg))
             }
-            None if self.seed.is_some() || self.stones.is_some() || self.margin.is_some() => {
-                bail!("--seed, --stones and --margin shape fresh openings: they need --openings-random")
+            None if self.seed.is_some()
+                || self.stones.is_some()
+                || self.margin.is_some()
+                || self.depth.is_some() =>
+            {
+                bail!(
+                    "--seed, --stones, --margin and --depth shape fresh openings: they need --openings-random"
+                )
             }
             None => None,
         };

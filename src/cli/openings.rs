@@ -30,7 +30,7 @@ pub struct OpeningsArgs {
     /// The generator's seed (default: the clock); told on stderr
     #[arg(long, value_name = "S", value_parser = num::<u64>)]
     seed: Option<u64>,
-    /// The judging search's depth in plies (default 6; 4 under the Pente family,
+    /// The judging search's depth in plies (default 12; 4 under the Pente family,
     /// whose search is slower)
     #[arg(long, value_name = "D", value_parser = whole::<i32, 1>, verbatim_doc_comment)]
     depth: Option<i32>,
@@ -59,7 +59,7 @@ impl OpeningsArgs {
     fn config(&self) -> Result<GenConfig> {
         let rules = self.game.rules()?;
         let (width, height) = self.game.board(&rules);
-        let mut cfg = GenConfig::new(rules, width, height, self.seed.unwrap_or_else(clock_seed));
+        let mut cfg = GenConfig::for_measuring(rules, width, height, self.seed.unwrap_or_else(clock_seed));
         cfg.stones = self.stones.unwrap_or(cfg.stones);
         cfg.depth = self.depth.unwrap_or(cfg.depth);
         cfg.margin = self.margin.unwrap_or(cfg.margin);

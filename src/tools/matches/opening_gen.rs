@@ -1,6 +1,7 @@
 //! Balanced random openings, so that no two measurements need share positions: a few stones dropped
 //! at random in a small window placed anywhere on the board (edges and corners too), kept when our
-//! own search, at a small fixed depth, scores the result near even.
+//! own search, at a fixed depth (deeper for measurements than for training runs), scores the result
+//! near even.
 //!
 //! Each opening has a stone count drawn evenly from the range, and candidates of that count are
 //! drawn until one is kept (a rejected one is not replaced by one of another count, or the few-stone
@@ -40,9 +41,15 @@ use crate::tools::record::opening::stone_error;
 
 /// Stones per opening unless asked otherwise.
 pub const DEFAULT_STONES: (usize, usize) = (3, 10);
-/// The search depth that judges a candidate: 50 openings on 15x15 took 0.15-0.2 s of CPU at depth
-/// 4, 0.4-0.55 s at 6 and 1.2-1.9 s at 8 (freestyle, renju, caro).
+/// The search depth that judges a candidate of a training run (`selfplay`, `tune`: many openings, each
+/// game short): 50 openings on 15x15 took 0.15-0.2 s of CPU at depth 4, 0.4-0.55 s at 6 and 1.2-1.9 s
+/// at 8 (freestyle, renju, caro).
 pub const DEFAULT_DEPTH: i32 = 6;
+/// ... of a measurement (`match --openings-random`, `openings`), where an opening one side has already
+/// won measures nothing: judged again by a search of a million nodes, the openings kept at depth 6
+/// were won or beyond ±150 in 22 of 80 (freestyle), 14 of 40 (exact five), 11 of 40 (renju); kept at
+/// 12 in 7, 2 and 10 (depth 14 no better), for 0.25-0.55 s of CPU an opening.
+pub const MEASURE_DEPTH: i32 = 12;
 /// The same under Pente, whose search is slower (captures): 1.8 s of CPU at depth 4, 11.7 s at 6.
 pub const PENTE_DEPTH: i32 = 4;
 /// The largest search score, either way, of a balanced opening (the evaluation's scale, where a
@@ -79,6 +86,12 @@ impl GenConfig {
             margin: DEFAULT_MARGIN,
             seed,
         }
+    }
+
+    /// The defaults of a measurement: judged to [`MEASURE_DEPTH`] (Pente to its own depth).
+    pub fn for_measuring(rules: Rules, width: usize, height: usize, seed: u64) -> GenConfig {
+        let cfg = GenConfig::new(rules, width, height, seed);
+        GenConfig { depth: if pente(&rules) { PENTE_DEPTH } else { MEASURE_DEPTH }, ..cfg }
     }
 }
 
