@@ -123,6 +123,11 @@ fn another_runs_state_file_and_bad_options_are_refused() {
     std::fs::write(&state, edited).unwrap();
     assert_eq!(tune(&state, 2, &[]).status.code(), Some(1), "not this chain's iterations");
     assert_eq!(std::fs::read_to_string(&state).expect("kept"), edited, "the edited file is left as it was");
+    // A line cut in the middle by a stop is cut off, so the run resumes, and resumes again.
+    std::fs::write(&state, format!("{before}k=1 r=0 theta=50,1")).unwrap();
+    assert!(tune(&state, 2, &[]).status.success(), "resumed after a cut line");
+    assert!(tune(&state, 3, &[]).status.success(), "and again");
+    assert_eq!(iterations(&state).1.len(), 3);
     let fresh = dir.join("bad.txt");
     for bad in [
         &["--params", "razor_margn"][..],

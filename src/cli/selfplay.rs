@@ -155,8 +155,9 @@ pub fn text_or_empty(path: &Path) -> Result<String> {
 
 /// Opens the file of a resumable run (`selfplay`'s and `label`'s games, `tune`'s iterations, each line
 /// `what`) to go on with it: the lines it holds, and the file to append to, its header written when it
-/// is new and a line cut by a stop closed. A file whose header names another run, or whose lines
-/// `check` refuses, is refused before anything is written: two runs never mix in one file.
+/// is new and a last line a stop cut closed if it is whole, cut off if not. A file whose header names
+/// another run, or whose lines `check` refuses, is refused before anything is written: two runs never
+/// mix in one file.
 pub fn continue_file<T: FromStr<Err = String>>(
     out: &Path,
     header: &str,
@@ -176,11 +177,20 @@ pub fn continue_file<T: FromStr<Err = String>>(
         .append(true)
         .open(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
+    let last = existing.lines().last().unwrap_or_default();
     if existing.is_empty() {
         writeln!(file, "{header}")?;
-    } else if !existing.ends_with('\n') {
-        // A line cut by a stop: the next one starts on a line of its own.
+    } else if !existing.ends_with('\n') && (last.starts_with('#') || last.parse::<T>().is_ok()) {
+        // A whole last line that lost only its newline to a stop: closed, and counted above.
         writeln!(file)?;
+    } else if !existing.ends_with('\n') {
+        // A line cut by a stop (not counted above) is cut off, or the next resume would read it
+        // in the middle of the file as a bad line.
+        let keep = existing.rfind('\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64).with_context(|| format!("cannot write {}", out.display()))?;
+        if keep == 0 {
+            writeln!(file, "{header}")?;
+        }
     }
     Ok((lines, file))
 }
