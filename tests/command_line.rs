@@ -276,7 +276,7 @@ fn a_closed_pipe_on_stdout_ends_quietly() {
             .expect("the binary starts");
         // Both think for a while before they print: the reader is gone by then.
         drop(child.stdout.take());
-        let o = common::wait_within_deadline(child);
+        let o = common::wait_within_deadline(child, &format!("{args:?}"));
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("Broken pipe") && !err.contains("panicked"), "{args:?}: {err}");

@@ -27,13 +27,14 @@ fn answer_open(input: &str) -> String {
     stdin.write_all(input.as_bytes()).unwrap();
     stdin.flush().unwrap();
     let lines = common::lines_of(child.stdout.take().unwrap());
-    let answer = std::iter::from_fn(|| common::next_line(&lines))
-        .find(|l| l.contains(',') && !l.starts_with("MESSAGE"))
-        .expect("a move");
+    let answer =
+        common::line_where(&lines, |l| l.contains(',') && !l.starts_with("MESSAGE")).expect("a move");
     writeln!(stdin, "END").unwrap();
     drop(stdin);
-    drop(lines);
-    assert!(common::wait_within_deadline(child).status.success());
+    // The rest of its output is read to the end, so that it exits on END, not on a closed pipe.
+    while common::line_where(&lines, |_| true).is_some() {}
+    let status = common::wait_within_deadline(child, "the brain").status;
+    assert!(status.success(), "{status}");
     answer
 }
 

@@ -101,8 +101,7 @@ pub struct MatchArgs {
     /// Their balance: the largest score of our search either way (default 60)
     #[arg(long, value_name = "M", value_parser = num::<i32>)]
     margin: Option<i32>,
-    /// ... and the depth of that search (default 12, Pente 4, as `openings`; runs made
-    /// before this option drew at 6)
+    /// ... and the depth of that search (default 12, Pente 4, as `openings`)
     #[arg(long, value_name = "D", value_parser = whole::<i32, 1>, verbatim_doc_comment)]
     depth: Option<i32>,
     /// Play the openings in a shuffled order (default: file order)

@@ -47,9 +47,8 @@ pub struct ServeOptions {
 /// States kept for a page that reads the event stream slowly before it is sent the latest instead.
 const BACKLOG: usize = 64;
 
-/// Ctrl-C and SIGTERM (as `kill` and service managers ask), listened for from the moment this is
-/// called: a signal handler installed only when a `select!` first polls it may come too late, as the
-/// server can answer a client's whole session within its first poll (seen under load: SIGTERM killed it).
+/// Ctrl-C and SIGTERM (as `kill` and service managers ask), listened for from the call on: a handler
+/// installed at a `select!`'s first poll can come after a client's whole session, which that poll may serve.
 #[cfg(unix)]
 fn stop_signals() -> Result<impl std::future::Future<Output = &'static str>> {
     use tokio::signal::unix::{SignalKind, signal};

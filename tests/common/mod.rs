@@ -37,19 +37,19 @@ fn output_fed(cmd: &mut Command, input: Option<Vec<u8>>) -> Output {
             let _ = stdin.write_all(&input);
         });
     }
-    wait_within_deadline(child)
+    wait_within_deadline(child, &format!("{cmd:?}"))
 }
 
 /// Waits at most `DEADLINE` for `child` to exit, reading what is left of its piped stdout and stderr
 /// meanwhile (one that writes more than a pipe holds would otherwise be blocked until the deadline);
 /// a child that hangs is killed and fails the test instead of hanging it.
-pub fn wait_within_deadline(mut child: Child) -> Output {
+pub fn wait_within_deadline(mut child: Child, what: &str) -> Output {
     let stdout = child.stdout.take().map(read_to_end);
     let stderr = child.stderr.take().map(read_to_end);
     let Some(status) = child.wait_timeout(DEADLINE).expect("wait") else {
         let _ = child.kill();
         let _ = child.wait();
-        panic!("the child did not finish within {} s and was killed", DEADLINE.as_secs());
+        panic!("{what} did not finish within {} s and was killed", DEADLINE.as_secs());
     };
     let joined =
         |h: Option<JoinHandle<Vec<u8>>>| h.map(|h| h.join().expect("a pipe read")).unwrap_or_default();
@@ -70,13 +70,18 @@ pub fn lines_of(pipe: impl Read + Send + 'static) -> Receiver<String> {
     rx
 }
 
-/// The next line of [`lines_of`]: none at the end of the pipe; waiting longer than `DEADLINE` fails
-/// the test instead of hanging it.
-pub fn next_line(lines: &Receiver<String>) -> Option<String> {
-    match lines.recv_timeout(DEADLINE) {
-        Ok(line) => Some(line),
-        Err(RecvTimeoutError::Disconnected) => None,
-        Err(RecvTimeoutError::Timeout) => panic!("no line within {} s", DEADLINE.as_secs()),
+/// The first line of [`lines_of`] that `wanted` takes, waiting at most `DEADLINE` in all (a child that
+/// prints on but never that line fails the test instead of hanging it); none at the end of the pipe.
+pub fn line_where(lines: &Receiver<String>, wanted: impl Fn(&str) -> bool) -> Option<String> {
+    let deadline = std::time::Instant::now() + DEADLINE;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if wanted(&line) => return Some(line),
+            Ok(_) => {}
+            Err(RecvTimeoutError::Disconnected) => return None,
+            Err(RecvTimeoutError::Timeout) => panic!("no such line within {} s", DEADLINE.as_secs()),
+        }
     }
 }
 
