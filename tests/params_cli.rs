@@ -51,7 +51,7 @@ fn a_changed_margin_changes_the_search() {
     let plain = bench_nodes(&[]);
     assert_ne!(bench_nodes(&["--set", "razor_margin=20"]), plain);
     // Two --set options apply in order: the second puts the default back.
-    assert_eq!(bench_nodes(&["--set", "razor_margin=20", "--set", "RAZOR_MARGIN=60"]), plain);
+    assert_eq!(bench_nodes(&["--set", "razor_margin=20", "--set", "RAZOR_MARGIN=64"]), plain);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use super::tt::Entry;
 use super::*;
+use crate::game::pattern::Shape;
 
 /// A node under search: its window, depth and type, and what the searches of its moves share (the
 /// context in which `child` searches each move; the move loop raises `alpha`).
@@ -71,6 +72,9 @@ impl<'a> Worker<'a> {
                 return v;
             }
             node.likely_high = likely_fail_high(&self.params, &node, eval, calm);
+            if calm && let Some(v) = self.probcut(&node, eval, tt_move) {
+                return v;
+            }
         }
         // At a calm node the table's move goes first, before any are generated: when it cuts off,
         // generating was wasted work.
@@ -221,6 +225,41 @@ impl<'a> Worker<'a> {
         None
     }
 
+    /// ProbCut (Stockfish's), at a calm node off the principal variation far enough from the horizon
+    /// whose evaluation reaches beta: when one of its first moves in order, searched
+    /// `probcut_reduction` plies shallower, beats beta by `probcut_margin`, a full search would most
+    /// likely cut too. `Some(score)` when the node is cut so. A cut costs the node its move
+    /// generation, which the reduced looks repay.
+    fn probcut(&mut self, node: &Node, eval: i32, tt_move: Option<usize>) -> Option<i32> {
+        let Node { beta, depth, ply, cut_node, .. } = *node;
+        let bound = beta + self.params.probcut_margin;
+        if depth < self.params.probcut_depth
+            || self.params.probcut_moves == 0
+            || eval < beta
+            || beta <= -WIN_THRESHOLD
+            || bound >= WIN_THRESHOLD
+        {
+            return None;
+        }
+        let moves = self.generate(ply, tt_move, &mut false, self.params.probcut_moves).ok()?;
+        let me = self.pos.side();
+        let reduced = depth - 1 - self.params.probcut_reduction;
+        for m in moves.into_iter().take(self.params.probcut_moves) {
+            self.stack[ply].was_four = self.pos.class(m, me).is_four();
+            self.stack[ply + 1].ext = self.stack[ply].ext;
+            self.pos.play(m);
+            let v = -self.search(-bound, -bound + 1, reduced, ply + 1, !cut_node);
+            self.pos.undo();
+            if self.aborted {
+                return Some(0);
+            }
+            if v >= bound {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     /// The move loop: the table's move when it is staged (searched before any are generated),
     /// then the generated moves in order, widened when the best few lose. Returns the best score and
     /// move, or `Err` with the node's score when it ends otherwise (an abort, no move to make).
@@ -318,7 +357,10 @@ impl<'a> Worker<'a> {
     fn node_moves(&mut self, node: &Node, tt_move: Option<usize>) -> Result<Vec<usize>, i32> {
         let limit = match (node.quiet, self.profile.prior_ordered) {
             (false, _) => usize::MAX,
-            (true, true) => self.params.quiet_moves(node.depth),
+            (true, true) => {
+                self.params.quiet_moves(node.depth)
+                    + if node.null_window() { 0 } else { self.params.pv_quiet_extra }
+            }
             (true, false) => self.params.max_quiet_moves,
         };
         // Inside the tree the opponent's VCF threat (its VCF if it could move again) is not looked for,
@@ -374,7 +416,7 @@ impl<'a> Worker<'a> {
         };
         // Only a cut teaches the history: Rapfi's credit for the best move of a principal-variation node
         // that raised alpha without a cut was inside the noise (docs/search.md, "History").
-        if bound == Bound::Lower
+        if bound != Bound::Upper
             && let Some(m) = best_move
         {
             let h = &mut self.history[m][self.pos.side().index()];
@@ -401,6 +443,7 @@ impl<'a> Worker<'a> {
         let class = self.pos.class(m, self.pos.side());
         let threat = class.is_open_threat() || (class == Class::B4 && !self.profile.prior_ordered);
         let shallower = node.likely_high && !class.is_four();
+        let material = makes_material(self.pos.shapes(m, self.pos.side()));
         self.stack[ply].was_four = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
         self.pos.play(m);
@@ -410,7 +453,11 @@ impl<'a> Worker<'a> {
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1, node.null_window() && !cut_node)
         } else {
-            let reduce = if threat { 0 } else { self.late_reduction(node, n, new_depth) };
+            let reduce = match (threat, self.late_reduction(node, n, new_depth)) {
+                (true, _) => 0,
+                (false, r) if material && r > 0 => (r - self.params.material_relief).max(1),
+                (false, r) => r,
+            };
             let mut v =
                 -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1, reduce > 0 || !cut_node);
             if v > alpha && reduce > 0 {
@@ -546,6 +593,12 @@ fn table_cut(entry: Option<Entry>, node: &Node) -> Option<i32> {
         Bound::Upper if score <= node.alpha => Some(score),
         _ => None,
     }
+}
+
+/// Whether a move with these line shapes makes a closed three or two open twos (see
+/// `Params::material_relief`).
+fn makes_material(shapes: [Shape; 4]) -> bool {
+    shapes.contains(&Shape::B3) || shapes.iter().filter(|&&s| s == Shape::F2).count() >= 2
 }
 
 /// The fail-high reduction applies (see `Node::likely_high`).

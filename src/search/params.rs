@@ -81,7 +81,7 @@ params! {
     /// whose evaluation is this much a ply below alpha returns it unsearched. Nearly every cut comes
     /// from evaluations far below alpha, so a smaller margin adds few cuts (docs/search.md, "A node",
     /// Razoring; it pays with the history malus of `search`).
-    razor_margin: i32 = 60, 0..=1000, step 5;
+    razor_margin: i32 = 64, 0..=1000, step 5;
     /// The deepest node razoring applies to, in plies from the horizon.
     razor_depth: i32 = 3, 0..=10, step 1;
     /// Reverse futility pruning: a quiet node off the principal variation returns its evaluation when
@@ -89,22 +89,31 @@ params! {
     /// any evaluation at or above beta). Rapfi's freestyle margin, on our evaluation's scale; its whole
     /// margin, with the improving and cut-node terms, played worse (docs/search.md, "A node",
     /// Reverse futility).
-    futility_per_ply: i32 = 63, 0..=1000, step 5;
+    futility_per_ply: i32 = 86, 0..=1000, step 5;
     /// The fail-high reduction's margin above beta: `fail_high_base + fail_high_per_ply * depth`, and
     /// `fail_high_fours` more when the opponent has a four to play (Rapfi's values, on our
     /// evaluation's scale: see `evaluate`).
-    fail_high_base: i32 = -9, -500..=500, step 4;
+    fail_high_base: i32 = 20, -500..=500, step 4;
     /// See `fail_high_base`.
-    fail_high_per_ply: i32 = 15, 0..=300, step 2;
+    fail_high_per_ply: i32 = 8, 0..=300, step 2;
     /// See `fail_high_base`.
     fail_high_fours: i32 = 87, 0..=1000, step 5;
+    /// ProbCut (see `Worker::probcut`) at calm nodes off the principal variation this many plies from
+    /// the horizon and more.
+    probcut_depth: i32 = 5, 1..=30, step 1;
+    /// ProbCut's bound: this much above beta.
+    probcut_margin: i32 = 100, 0..=1000, step 10;
+    /// ProbCut's moves are searched this many plies shallower than a move's nominal depth.
+    probcut_reduction: i32 = 3, 1..=20, step 1;
+    /// ProbCut tries the first this many moves in the node's order (0: no ProbCut).
+    probcut_moves: usize = 2, 0..=16, step 1;
     /// The late-move reduction of the prior's order, `lmr_base + ln(depth) ln(n) / lmr_divisor` (both
     /// in hundredths, rounded down): the usual log-log curve. The divisor is at its best from both
     /// sides (1.2 and 2.0 played worse), and the rounding down costs nothing
     /// (docs/search.md, "Reductions and extensions").
-    lmr_base: i32 = 50, 0..=500, step 5;
+    lmr_base: i32 = 109, 0..=500, step 5;
     /// See `lmr_base`.
-    lmr_divisor: i32 = 160, 20..=1000, step 10;
+    lmr_divisor: i32 = 194, 20..=1000, step 10;
     /// The reduction of the weight matrix's order (Pente), `gentle_base + ln(depth) ln(n) /
     /// gentle_divisor` in hundredths: gentler than the prior's, over a flat 1-2 plies from the 5th move
     /// (docs/strength.md, Ideas tried).
@@ -135,18 +144,25 @@ params! {
     /// few, since a move the prior ranks ninth rarely matters two plies from the leaves
     /// (docs/search.md, "Move generation and ordering"). With the weight-matrix order (Pente) such limits
     /// never paid.
-    quiet_moves_1: usize = 8, 1..=100, step 1;
+    quiet_moves_1: usize = 10, 1..=100, step 1;
     /// The same two plies from the horizon.
-    quiet_moves_2: usize = 10, 1..=100, step 1;
+    quiet_moves_2: usize = 7, 1..=100, step 1;
     /// The same three to five plies from the horizon.
-    quiet_moves_5: usize = 12, 1..=100, step 1;
+    quiet_moves_5: usize = 6, 1..=100, step 1;
     /// From six plies up, Rapfi's growing count `move_count_base + depth^(move_count_power / 100)`
-    /// (13 at 6, 18 at 8, 23 at 10): a flat 12 never searched the prior's 13th move however long the
+    /// (13 at 6, 17 at 8, 21 at 10 at the second SPSA chain's values; Rapfi's 3 + d^1.32 gave 13, 18,
+    /// 23): a flat 12 never searched the prior's 13th move however long the
     /// turn. Half of it (at least `defence_moves_min`) answers an open three
     /// (docs/search.md, "Move generation and ordering").
-    move_count_base: i32 = 3, 0..=50, step 1;
+    move_count_base: i32 = 5, 0..=50, step 1;
     /// See `move_count_base`.
-    move_count_power: i32 = 132, 50..=300, step 4;
+    move_count_power: i32 = 122, 50..=300, step 4;
+    /// More quiet moves at a node on the principal variation (full window), where a missed move costs
+    /// the most.
+    pv_quiet_extra: usize = 4, 0..=50, step 1;
+    /// Plies less reduction (never below one) for a late quiet move that makes a closed three or two
+    /// open twos: the material of later fours and threes.
+    material_relief: i32 = 1, 0..=5, step 1;
     /// The fewest answers to an opponent's open three searched at first (the rest wait until all of
     /// these lose). Better than PentaZen's 3/5/7/8 and than wider counts
     /// (docs/search.md, "Move generation and ordering").
@@ -388,8 +404,8 @@ impl Params {
     }
 
     /// Answers to an opponent's open three searched at first, `depth` plies from the horizon: half of
-    /// `rapfi_move_count` and at least `defence_moves_min` (2, 2, 3, 4, 5, 6, 8, 9 one to eight plies up
-    /// at the defaults; Rapfi's counts where the evaluation is not improving). Searched in full, these
+    /// `rapfi_move_count` and at least `defence_moves_min` (3, 3, 4, 5, 6, 6, 7, 8 one to eight plies up
+    /// at the defaults; Rapfi's counts where the evaluation is not improving gave 2, 2, 3, 4, 5, 6, 8, 9). Searched in full, these
     /// were the widest nodes of the tree; the rest wait until all of these lose (see `search`).
     pub(super) fn defence_moves(&self, depth: i32) -> usize {
         (self.rapfi_move_count(depth.max(1)) / 2).max(self.defence_moves_min)
@@ -472,7 +488,7 @@ mod tests {
         let p = Params::parse("razor_margin=70, FUTILITY_PER_PLY=50,razor_margin=80").expect("valid");
         assert_eq!(p.razor_margin, 80);
         assert_eq!(p.futility_per_ply, 50);
-        assert_eq!(Params { razor_margin: 60, futility_per_ply: 63, ..p }, Params::DEFAULT);
+        assert_eq!(Params { razor_margin: 64, futility_per_ply: 86, ..p }, Params::DEFAULT);
         assert_eq!(Params::parse(""), Ok(Params::DEFAULT));
     }
 
@@ -496,19 +512,20 @@ mod tests {
     }
 
     #[test]
-    fn the_curves_keep_their_tuned_values_at_the_defaults() {
-        // The literals the curves had before they became parameters.
+    fn the_curves_take_their_tuned_values_at_the_defaults() {
+        // The second SPSA chain's values (docs/training.md): LMR 1.09 + ln d ln n / 1.94, move count
+        // 5 + d^1.22; Pente's gentle curve as it was.
         let p = Params::DEFAULT;
         for depth in 1..40 {
             for n in 1..80 {
                 let (d, m) = ((depth as f32).ln(), (n as f32).ln());
-                assert_eq!(p.reduction(depth, n), ((0.5 + d * m / 1.6) as i32).max(1));
+                assert_eq!(p.reduction(depth, n), ((109.0 / 100.0 + d * m / (194.0 / 100.0)) as i32).max(1));
                 assert_eq!(p.gentle_reduction(depth, n), ((0.3 + d * m / 2.0) as i32).max(1));
             }
-            assert_eq!(p.rapfi_move_count(depth), (3.0 + (depth as f32).powf(1.32)) as usize);
+            assert_eq!(p.rapfi_move_count(depth), (5.0 + (depth as f32).powf(1.22)) as usize);
         }
         let counts: Vec<usize> = (1..=8).map(|d| p.defence_moves(d)).collect();
-        assert_eq!(counts, [2, 2, 3, 4, 5, 6, 8, 9]);
-        assert_eq!([1, 2, 3, 5, 6, 8, 10].map(|d| p.quiet_moves(d)), [8, 10, 12, 12, 13, 18, 23]);
+        assert_eq!(counts, [3, 3, 4, 5, 6, 6, 7, 8]);
+        assert_eq!([1, 2, 3, 5, 6, 8, 10].map(|d| p.quiet_moves(d)), [10, 7, 6, 6, 13, 17, 21]);
     }
 }
