@@ -438,26 +438,28 @@ impl<'a> Worker<'a> {
         // Moves that make a three or a stronger threat are never reduced, but a closed four with nothing
         // stronger beside it is: its answer is forced and free, so a late one mostly only spends itself
         // (docs/search.md, "Reductions and extensions"). Not in Pente, where a capture may answer a four
-        // (unmeasured there). Reducing open threes, or four and three material a ply less, did not pay
-        // (docs/strength.md, Ideas tried).
+        // (unmeasured there). Reducing open threes did not pay; a move that makes a closed three or two open
+        // twos is reduced `material_relief` plies less (docs/strength.md, Ideas tried).
         let class = self.pos.class(m, self.pos.side());
         let threat = class.is_open_threat() || (class == Class::B4 && !self.profile.prior_ordered);
         let shallower = node.likely_high && !class.is_four();
-        let material = makes_material(self.pos.shapes(m, self.pos.side()));
+        // A forced move costs no depth.
+        let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
+        // The move's shapes are read (before it is played) only for a move about to be reduced.
+        let reduce = match (n == 0 || threat, self.late_reduction(node, n, new_depth)) {
+            (true, _) => 0,
+            (false, r) if r > 0 && makes_material(self.pos.shapes(m, self.pos.side())) => {
+                (r - self.params.material_relief).max(1)
+            }
+            (false, r) => r,
+        };
         self.stack[ply].was_four = class.is_four();
         self.tt.prefetch(self.pos.hash_after(m));
         self.pos.play(m);
-        // A forced move costs no depth.
-        let new_depth = if forced { depth } else { depth - 1 - i32::from(shallower) };
         self.stack[ply + 1].ext = self.stack[ply].ext;
         let v = if n == 0 {
             -self.search(-beta, -alpha, new_depth, ply + 1, node.null_window() && !cut_node)
         } else {
-            let reduce = match (threat, self.late_reduction(node, n, new_depth)) {
-                (true, _) => 0,
-                (false, r) if material && r > 0 => (r - self.params.material_relief).max(1),
-                (false, r) => r,
-            };
             let mut v =
                 -self.search(-alpha - 1, -alpha, new_depth - reduce, ply + 1, reduce > 0 || !cut_node);
             if v > alpha && reduce > 0 {
