@@ -139,7 +139,8 @@ fn header(out: &Output) -> (usize, Option<u64>) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout.lines().next().unwrap_or("");
     let games = line.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0);
-    let seed = line.split("seed ").nth(1).and_then(|s| s.trim().parse().ok());
+    let seed =
+        line.split("seed ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok());
     (games, seed)
 }
 

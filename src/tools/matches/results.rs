@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::tools::matches::config::{MatchConfig, pairings};
 use crate::tools::matches::elo::{Sprt, SprtVerdict, Wld};
 use crate::tools::matches::shard::Shard;
-use crate::tools::matches::summary::Summary;
+use crate::tools::matches::summary::{FreshOpenings, Summary};
 
 const FORMAT: &str = "quincunx-match-results";
 const VERSION: u32 = 2;
@@ -52,17 +52,39 @@ pub struct RunId {
     pub sprt: Option<Sprt>,
 }
 
+/// Where `cfg`'s openings come from, in a run's identity: `none`, `file COUNT` or `fresh COUNT seed S
+/// stones A-B margin M depth D`.
+pub(super) fn openings_words(cfg: &MatchConfig) -> String {
+    match &cfg.fresh {
+        Some((count, g)) => format!(
+            "fresh {count} seed {} stones {}-{} margin {} depth {}",
+            g.seed, g.stones.0, g.stones.1, g.margin, g.depth
+        ),
+        None if cfg.openings.is_empty() => "none".into(),
+        None => format!("file {}", cfg.openings.len()),
+    }
+}
+
+/// The fresh openings that [`openings_words`] names (`None`: a file's or none); the words after the
+/// seed are the generator's options, each a name and its value (older files name fewer).
+pub(super) fn fresh_of(words: &str) -> Result<Option<FreshOpenings>, String> {
+    let bad = || format!("openings: '{words}' is not none, file N or fresh N seed S [option value]...");
+    match words.split_whitespace().collect::<Vec<_>>()[..] {
+        ["none"] | ["file", _] => Ok(None),
+        ["fresh", count, "seed", seed, ref rest @ ..] if rest.len() % 2 == 0 => {
+            let (count, seed) = count.parse().ok().zip(seed.parse().ok()).ok_or_else(bad)?;
+            let options =
+                rest.chunks(2).map(|kv| format!("--{} {}", kv[0], kv[1])).collect::<Vec<_>>().join(" ");
+            Ok(Some(FreshOpenings { count, seed, options }))
+        }
+        _ => Err(bad()),
+    }
+}
+
 impl RunId {
     /// The run `cfg` describes, as `s` played it.
     pub fn of(cfg: &MatchConfig, s: &Summary) -> RunId {
-        let openings = match &cfg.fresh {
-            Some((count, g)) => format!(
-                "fresh {count} seed {} stones {}-{} margin {} depth {}",
-                g.seed, g.stones.0, g.stones.1, g.margin, g.depth
-            ),
-            None if cfg.openings.is_empty() => "none".into(),
-            None => format!("file {}", cfg.openings.len()),
-        };
+        let openings = openings_words(cfg);
         RunId {
             names: s.names.clone(),
             gauntlet: cfg.gauntlet,
@@ -146,16 +168,7 @@ impl Part {
         let s = &mut self.summary;
         s.names = self.id.names.clone();
         s.openings_id = self.id.openings_id;
-        s.fresh = match self.id.openings.split_whitespace().collect::<Vec<_>>()[..] {
-            ["none"] | ["file", _] => None,
-            ["fresh", count, "seed", seed, ..] => count.parse().ok().zip(seed.parse().ok()),
-            _ => {
-                return Err(format!(
-                    "openings: '{}' is not none, file N or fresh N seed S",
-                    self.id.openings
-                ));
-            }
-        };
+        s.fresh = fresh_of(&self.id.openings)?;
         self.check()?;
         Ok(self)
     }
@@ -401,8 +414,29 @@ mod tests {
         fresh.id.openings = "fresh 50 seed 7 stones 3-10 margin 60 depth 6".into();
         fresh.id.shuffle = None;
         fresh.id.sprt = None;
-        fresh.summary.fresh = Some((50, 7));
+        fresh.summary.fresh =
+            Some(FreshOpenings { count: 50, seed: 7, options: "--stones 3-10 --margin 60 --depth 6".into() });
         assert_eq!(parse(&fresh.to_text()), Ok(fresh));
+    }
+
+    #[test]
+    fn fresh_openings_are_named_with_every_option_that_draws_them() {
+        let fresh =
+            |count, seed, options: &str| Ok(Some(FreshOpenings { count, seed, options: options.into() }));
+        assert_eq!(
+            fresh_of("fresh 100 seed 2026120810 stones 3-10 margin 60 depth 12"),
+            fresh(100, 2026120810, "--stones 3-10 --margin 60 --depth 12")
+        );
+        // A file written before the generator had a depth names what it had.
+        assert_eq!(
+            fresh_of("fresh 50 seed 7 stones 3-10 margin 60"),
+            fresh(50, 7, "--stones 3-10 --margin 60")
+        );
+        assert_eq!(fresh_of("file 40"), Ok(None));
+        assert_eq!(fresh_of("none"), Ok(None));
+        for bad in ["fresh 50", "fresh x seed 7", "fresh 50 seed 7 stones", "drawn 50 seed 7", ""] {
+            assert!(fresh_of(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -35,6 +35,7 @@ use crate::tools::matches::config::{
 use crate::tools::matches::elo::Wld;
 use crate::tools::matches::live;
 use crate::tools::matches::opening_gen::plural;
+use crate::tools::matches::results::{fresh_of, openings_words};
 use crate::tools::matches::summary::{PairResult, Summary, TimeStats, duration, sprt_decides};
 use crate::tools::record::write::Recorder;
 
@@ -94,7 +95,8 @@ pub fn run_match(cfg: &MatchConfig) -> Result<Summary, MatchError> {
         times: vec![TimeStats::default(); cfg.engines.len()],
         scheduled,
         skipped_openings: skipped.iter().map(|&(number, _)| number).collect(),
-        fresh: cfg.fresh.as_ref().map(|(count, g)| (*count, g.seed)),
+        // The identity's words are the one description of the draw (`results::fresh_of` reads them).
+        fresh: fresh_of(&openings_words(cfg)).ok().flatten(),
         shard: cfg.shard,
         openings_id: openings_id(&placed, &order),
         ..Default::default()

@@ -60,9 +60,9 @@ pub struct Summary {
     pub seconds: f64,
     /// Openings that do not fit the board or break the rules, by number in the file: skipped.
     pub skipped_openings: Vec<usize>,
-    /// The count and the seed of fresh openings (so that the run can be repeated).
+    /// Fresh openings: what draws them again.
     #[serde(skip)]
-    pub fresh: Option<(usize, u64)>,
+    pub fresh: Option<FreshOpenings>,
     /// The first game record that could not be written (the match stopped there).
     #[serde(skip)]
     pub output_error: Option<OutputError>,
@@ -72,6 +72,16 @@ pub struct Summary {
     /// shard of a run.
     #[serde(skip)]
     pub openings_id: u64,
+}
+
+/// Fresh openings as a run drew them: what `match` needs to draw the same ones again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FreshOpenings {
+    pub count: usize,
+    pub seed: u64,
+    /// The generator's other options as `match` takes them (`--stones 3-10 --margin 60 --depth 12`):
+    /// a run with other than the defaults is repeated only with them.
+    pub options: String,
 }
 
 /// The losses as a list of `{engine, what, count}` (JSON's keys are strings, not pairs).
@@ -139,8 +149,9 @@ impl Summary {
     /// The results as a table for people.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        let fresh = self.fresh.map_or(String::new(), |(n, seed)| {
-            format!(", {} fresh opening{}, seed {seed}", n, if n == 1 { "" } else { "s" })
+        let fresh = self.fresh.as_ref().map_or(String::new(), |f| {
+            let n = f.count;
+            format!(", {} fresh opening{}, seed {} ({})", n, if n == 1 { "" } else { "s" }, f.seed, f.options)
         });
         let shard = if self.shard.is_whole() { String::new() } else { format!(", shard {}", self.shard) };
         let _ = writeln!(
