@@ -150,8 +150,7 @@ impl Summary {
     pub fn render(&self) -> String {
         let mut out = String::new();
         let fresh = self.fresh.as_ref().map_or(String::new(), |f| {
-            let n = f.count;
-            format!(", {} fresh opening{}, seed {} ({})", n, if n == 1 { "" } else { "s" }, f.seed, f.options)
+            format!(", {}, seed {} ({})", plural(f.count as u64, "fresh opening"), f.seed, f.options)
         });
         let shard = if self.shard.is_whole() { String::new() } else { format!(", shard {}", self.shard) };
         let _ = writeln!(
