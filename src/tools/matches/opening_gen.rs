@@ -58,8 +58,9 @@ pub const DEFAULT_MARGIN: i32 = 60;
 /// The VCF solver's node budget per side: a search that runs out counts as a VCF (not balanced).
 const VCF_NODES: u64 = 20_000;
 /// Candidates tried per opening before giving up: the rarest kept share measured (10 stones, a
-/// margin of 60) was about one in fifteen (see [`GenError::TooFew`]).
-const TRIES_PER_OPENING: usize = 200;
+/// margin of 60, depth 12) was one in 32 on 15x15 and one in 35 on 20x20, where 200 tries left one
+/// slot in 300 empty (a run of 100 openings failed); 1000 leave one in 10^12 (see [`GenError::TooFew`]).
+const TRIES_PER_OPENING: usize = 1000;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
