@@ -271,7 +271,7 @@ impl<'a> Worker<'a> {
     ) -> Result<(i32, Option<usize>), i32> {
         let mut best = -INF;
         let mut best_move = None;
-        // No singular extension for the table's move (half as many nodes again for the same play), nor
+        // No singular extension for the table's move (a third more nodes, inside the noise), nor
         // Rapfi's fractional extension of it (docs/search.md, "A node" and "Reductions and extensions").
         if let Some(m) = staged {
             let v = self.child(node, m, 0, false);
