@@ -1,6 +1,7 @@
 //! `tune` through the binary: a run at a node limit is the same however often it was stopped and
 //! resumed, its values come out as a `--set` that `bench` takes, shards run their own iterations and
-//! merge, and a state file of another run is not continued.
+//! merge, a state file folded into blocks resumes exactly, and a state file of another run is not
+//! continued.
 
 mod common;
 
@@ -8,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::output_within_deadline;
-use quincunx::tools::learn::tune::{Iteration, read_state};
+use quincunx::tools::learn::tune::{Entry, Iteration, read_state};
 
 fn binary(args: &[&str]) -> Output {
     output_within_deadline(Command::new(env!("CARGO_BIN_EXE_pbrain-quincunx")).args(args))
@@ -40,6 +41,15 @@ fn tune(state: &Path, iterations: usize, extra: &[&str]) -> Output {
 }
 
 fn iterations(state: &Path) -> (String, Vec<Iteration>) {
+    let (header, done) = lines(state);
+    let one = |e: Entry| match e {
+        Entry::One(it) => it,
+        Entry::Folded(f) => panic!("a fold of {} iterations", f.n),
+    };
+    (header, done.into_iter().map(one).collect())
+}
+
+fn lines(state: &Path) -> (String, Vec<Entry>) {
     let text = std::fs::read_to_string(state).expect("the state file");
     let (header, done) = read_state(&text).expect("a state file");
     (header.expect("a header names the run"), done)
@@ -81,6 +91,36 @@ fn a_run_resumes_from_its_state_file_and_its_values_go_to_bench() {
     assert_eq!(values, format!("razor_margin={},quiet_moves_1={}", mean(0), mean(1)));
     let bench = binary(&["bench", "2", "--set", values]);
     assert!(bench.status.success(), "{}", String::from_utf8_lossy(&bench.stderr));
+}
+
+#[test]
+fn a_folded_state_file_resumes_exactly_and_answers_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (whole, folded) = (dir.join("whole.txt"), dir.join("folded.txt"));
+    let run = tune(&whole, 6, &[]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // The run stopped after 4 iterations (the header names a run of 6: A is a tenth of it).
+    let text = std::fs::read_to_string(&whole).expect("the state file");
+    std::fs::write(&folded, text.lines().take(5).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let fold = |block: &str| binary(&["tune", "--fold", folded.to_str().expect("utf-8"), "--block", block]);
+    assert!(fold("3").status.success());
+    let (_, done) = lines(&folded);
+    assert_eq!(done.iter().map(Entry::n).collect::<Vec<_>>(), [3, 1], "one block folded, one line kept");
+    let resumed = tune(&folded, 6, &[]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    // The same iterations after the fold, and the same answer (the last half, 3 to 5, is unfolded).
+    let ((_, a), (_, b)) = (iterations(&whole), lines(&folded));
+    assert_eq!(b[1..], a[3..].iter().cloned().map(Entry::One).collect::<Vec<_>>());
+    assert_eq!(set_line(&resumed), set_line(&run));
+    // Not a state file, or no such file: refused.
+    let junk = dir.join("junk.txt");
+    std::fs::write(&junk, "k=oops\n").unwrap();
+    for path in [&junk, &dir.join("missing.txt")] {
+        let out = binary(&["tune", "--fold", path.to_str().expect("utf-8")]);
+        assert_eq!(out.status.code(), Some(1), "{}", path.display());
+    }
+    assert_eq!(std::fs::read_to_string(&junk).expect("kept"), "k=oops\n", "left as it was");
 }
 
 #[test]

@@ -26,17 +26,18 @@ toward the side that scored more. The state file gets a line an iteration: run t
 after any stop and it goes on where the file ends (with a larger --iterations it goes on further). At
 the end the mean of the last half of the iterations' values is printed as a --set argument.",
     override_usage = "pbrain-quincunx tune --params NAME,... --iterations N --state FILE [options]
-       pbrain-quincunx tune --merge FILE..."
+       pbrain-quincunx tune --merge FILE...
+       pbrain-quincunx tune --fold FILE [--block B]"
 )]
 pub struct TuneArgs {
     /// The parameters to tune ('params' lists them)
-    #[arg(long, value_name = "NAME,...", required_unless_present = "merge")]
+    #[arg(long, value_name = "NAME,...", required_unless_present_any = ["merge", "fold"])]
     params: Option<String>,
     /// Iterations of the whole run
-    #[arg(long, value_name = "N", required_unless_present = "merge", value_parser = whole::<usize, 1>)]
+    #[arg(long, value_name = "N", required_unless_present_any = ["merge", "fold"], value_parser = whole::<usize, 1>)]
     iterations: Option<usize>,
     /// The state file, created or continued
-    #[arg(long, value_name = "FILE", required_unless_present = "merge")]
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["merge", "fold"])]
     state: Option<PathBuf>,
     /// Start tuned parameters from these values instead of their defaults
     #[arg(long, value_name = "NAME=V,...")]
@@ -63,6 +64,13 @@ pub struct TuneArgs {
     /// The answers of state files, averaged by their iterations (shards of one run)
     #[arg(long, value_name = "FILE", num_args = 1..)]
     merge: Option<Vec<PathBuf>>,
+    /// Rewrite a state file with every whole block of iterations folded into one line (their count
+    /// and θ's sum): it resumes exactly and keeps a small file however long the chain
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    fold: Option<PathBuf>,
+    /// Iterations a folded line (with --fold)
+    #[arg(long, value_name = "B", requires = "fold", default_value_t = 100, value_parser = whole::<usize, 1>)]
+    block: usize,
 }
 
 /// Nodes a move unless told otherwise: about 4 ms of search, a pair in about half a second.
@@ -81,6 +89,9 @@ impl TuneArgs {
     pub fn run(self) -> Result<()> {
         if let Some(files) = &self.merge {
             return merge_command(files);
+        }
+        if let Some(file) = &self.fold {
+            return fold_command(file, self.block);
         }
         run_command(self.checked().map_err(|e| usage("tune", e))?)
     }
@@ -178,9 +189,11 @@ fn run_command(Run { cfg, iterations, state, concurrency }: Run) -> Result<()> {
         }
     };
     let mut all = done;
-    all.extend(tune::run(&cfg, &all, iterations, concurrency, &mut file, &mut progress)?);
-    let last = all.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
-    out!("{}", summary(&cfg.params, all.len(), &last, &tune::answer(&cfg.start(), &all)))?;
+    let played = tune::run(&cfg, &all, iterations, concurrency, &mut file, &mut progress)?;
+    all.extend(played.into_iter().map(tune::Entry::One));
+    let last = all.last().map_or_else(|| cfg.start(), |e| e.theta().to_vec());
+    let count = tune::done_count(&all);
+    out!("{}", summary(&cfg.params, count, &last, &tune::answer(&cfg.start(), &all)))?;
     Ok(())
 }
 
@@ -240,13 +253,33 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
             None => first = Some((run, params.clone())),
         }
         let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
-        answers.push((done.len(), tune::answer(&start, &done)));
-        lasts.push((done.len(), done.last().map_or(start, |it| it.theta.clone())));
+        let count = tune::done_count(&done);
+        answers.push((count, tune::answer(&start, &done)));
+        lasts.push((count, done.last().map_or(start, |e| e.theta().to_vec())));
     }
     let Some((_, params)) = first else { bail!("--merge needs the state files") };
     let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
     let (theta, last) = (tune::merge(&start, &answers), tune::merge(&start, &lasts));
     let total = answers.iter().map(|(n, _)| n).sum();
     out!("{}", summary(&params, total, &last, &theta))?;
+    Ok(())
+}
+
+/// `tune --fold FILE`: the state file rewritten with its whole blocks of `block` iterations folded,
+/// through a file beside it renamed over it, so a stop leaves one or the other whole.
+fn fold_command(path: &std::path::Path, block: usize) -> Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (header, done) = tune::read_state(&text).with_context(|| format!("{}", path.display()))?;
+    let header = header.with_context(|| format!("{}: not a tune state file", path.display()))?;
+    let folded = tune::fold(&done, block);
+    let mut out = header + "\n";
+    for entry in &folded {
+        out += &format!("{entry}\n");
+    }
+    let tmp = path.with_extension("fold-tmp");
+    std::fs::write(&tmp, &out).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+    let count = tune::done_count(&folded);
+    log::info!("{}: {count} iterations in {} lines (were {})", path.display(), folded.len(), done.len());
     Ok(())
 }

@@ -246,20 +246,157 @@ impl std::str::FromStr for Iteration {
     }
 }
 
-/// A state file's header (if any) and its iterations in order, a line cut by a stop dropped.
-pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Iteration>), RunError> {
+/// A block of a chain's consecutive iterations folded into one line of the state file: all that
+/// resuming and the answer need of them, so that a chain of any length keeps a small file
+/// (`tune --fold`; docs/training.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fold {
+    /// The first and last iterations folded (numbers in the whole run).
+    pub first: usize,
+    pub last: usize,
+    /// How many: the chain's iterations from `first` to `last`.
+    pub n: usize,
+    /// The sum of θ after each of them.
+    pub sum: Vec<f64>,
+    /// θ after the last.
+    pub theta: Vec<f64>,
+}
+
+impl fmt::Display for Fold {
+    /// `fold first=K last=L n=N theta=T,T,… sum=S,S,…` (in full, as an iteration's θ).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join(",");
+        let (first, last, n) = (self.first, self.last, self.n);
+        write!(f, "fold first={first} last={last} n={n} theta={} sum={}", list(&self.theta), list(&self.sum))
+    }
+}
+
+/// A line of a state file: one iteration, or a block of them folded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    One(Iteration),
+    Folded(Fold),
+}
+
+impl Entry {
+    /// The iterations it stands for.
+    pub fn n(&self) -> usize {
+        match self {
+            Entry::One(_) => 1,
+            Entry::Folded(f) => f.n,
+        }
+    }
+
+    /// θ after its last iteration.
+    pub fn theta(&self) -> &[f64] {
+        match self {
+            Entry::One(it) => &it.theta,
+            Entry::Folded(f) => &f.theta,
+        }
+    }
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Entry::One(it) => it.fmt(f),
+            Entry::Folded(fold) => fold.fmt(f),
+        }
+    }
+}
+
+impl std::str::FromStr for Entry {
+    type Err = String;
+
+    fn from_str(line: &str) -> Result<Entry, String> {
+        if !line.starts_with("fold ") {
+            return line.parse().map(Entry::One);
+        }
+        let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
+        let count = |key: &str| field(key)?.parse::<usize>().map_err(|_| format!("{key}= is not a count"));
+        let list = |key: &str| -> Result<Vec<f64>, String> {
+            field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
+        };
+        let fold = Fold {
+            first: count("first")?,
+            last: count("last")?,
+            n: count("n")?,
+            sum: list("sum")?,
+            theta: list("theta")?,
+        };
+        if fold.n == 0 || fold.last < fold.first || fold.sum.len() != fold.theta.len() {
+            return Err("a fold of no iterations, or sum= and theta= differ in length".into());
+        }
+        Ok(Entry::Folded(fold))
+    }
+}
+
+/// How many iterations `done` stands for.
+pub fn done_count(done: &[Entry]) -> usize {
+    done.iter().map(Entry::n).sum()
+}
+
+/// A state file's header (if any) and its lines in order, a line cut by a stop dropped.
+pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Entry>), RunError> {
     read_run(text, "an iteration")
 }
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.
-pub fn check_chain(cfg: &TuneConfig, done: &[Iteration]) -> Result<(), RunError> {
-    for (j, (it, k)) in done.iter().zip(cfg.chain(usize::MAX)).enumerate() {
-        if it.k != k || it.theta.len() != cfg.params.len() {
-            let why = format!("iteration {} of {} parameters is not this chain's {k}", it.k, it.theta.len());
-            return Err(RunError::BadLine { line: j + 2, why });
+pub fn check_chain(cfg: &TuneConfig, done: &[Entry]) -> Result<(), RunError> {
+    let chain: Vec<usize> = cfg.chain(done_count(done)).collect();
+    let mut j = 0;
+    for (line, entry) in done.iter().enumerate() {
+        let (first, last) = match entry {
+            Entry::One(it) => (it.k, it.k),
+            Entry::Folded(f) => (f.first, f.last),
+        };
+        let (n, params) = (entry.n(), entry.theta().len());
+        if chain.get(j) != Some(&first) || chain.get(j + n - 1) != Some(&last) || params != cfg.params.len() {
+            let why = format!("iterations {first} to {last} of {params} parameters are not this chain's");
+            return Err(RunError::BadLine { line: line + 2, why });
         }
+        j += n;
     }
     Ok(())
+}
+
+/// `done` with every whole block of `block` iterations (counted from the chain's first) folded into
+/// one line; folds already there stay, and so do the iterations after the last whole block. Resuming
+/// from it goes on exactly; its answer differs from the unfolded one only in the fold the last half
+/// begins in, which counts at its mean.
+pub fn fold(done: &[Entry], block: usize) -> Vec<Entry> {
+    assert!(block > 0, "a block of at least one iteration");
+    let mut out: Vec<Entry> = vec![];
+    let mut pending: Vec<&Iteration> = vec![];
+    let mut j = 0;
+    let flush = |pending: &mut Vec<&Iteration>, out: &mut Vec<Entry>| {
+        out.extend(pending.drain(..).map(|it| Entry::One(it.clone())));
+    };
+    for entry in done {
+        match entry {
+            Entry::One(it) => {
+                if pending.is_empty() && j % block != 0 {
+                    out.push(entry.clone());
+                } else {
+                    pending.push(it);
+                    if pending.len() == block {
+                        let (first, last) = (pending[0].k, it.k);
+                        let sum =
+                            (0..it.theta.len()).map(|i| pending.iter().map(|p| p.theta[i]).sum()).collect();
+                        out.push(Entry::Folded(Fold { first, last, n: block, sum, theta: it.theta.clone() }));
+                        pending.clear();
+                    }
+                }
+            }
+            Entry::Folded(_) => {
+                flush(&mut pending, &mut out);
+                out.push(entry.clone());
+            }
+        }
+        j += entry.n();
+    }
+    flush(&mut pending, &mut out);
+    out
 }
 
 /// Where a run stands, for a progress line.
@@ -310,7 +447,7 @@ fn play_pair(
 /// iterations played now.
 pub fn run(
     cfg: &TuneConfig,
-    done: &[Iteration],
+    done: &[Entry],
     iterations: usize,
     concurrency: usize,
     out: &mut dyn Write,
@@ -318,9 +455,10 @@ pub fn run(
 ) -> Result<Vec<Iteration>, RunError> {
     let spsa = cfg.spsa();
     let mut played = vec![];
-    let mut theta = done.last().map_or_else(|| cfg.start(), |it| it.theta.clone());
+    let mut theta = done.last().map_or_else(|| cfg.start(), |e| e.theta().to_vec());
     let chain: Vec<usize> = cfg.chain(iterations).collect();
-    for (j, &k) in chain.iter().enumerate().skip(done.len()) {
+    let resumed = done_count(done);
+    for (j, &k) in chain.iter().enumerate().skip(resumed) {
         let (opening_seed, delta) = draws(cfg.seed, k, cfg.params.len());
         let mut failure = None;
         let mut play =
@@ -339,12 +477,7 @@ pub fn run(
         out.flush()?;
         theta = it.theta.clone();
         played.push(it);
-        progress(&Progress {
-            done: j + 1,
-            planned: chain.len(),
-            now: j + 1 - done.len(),
-            theta: theta.clone(),
-        });
+        progress(&Progress { done: j + 1, planned: chain.len(), now: j + 1 - resumed, theta: theta.clone() });
     }
     Ok(played)
 }
@@ -352,12 +485,28 @@ pub fn run(
 /// A chain's answer: θ averaged over the second half of its iterations (Polyak's averaging), `start`
 /// when it has none. At these gains the last θ alone jitters by several steps from one iteration to
 /// the next; the mean keeps the drift and averages the jitter out.
-pub fn answer(start: &[f64], done: &[Iteration]) -> Vec<f64> {
-    let half = &done[done.len() / 2..];
-    if half.is_empty() {
+pub fn answer(start: &[f64], done: &[Entry]) -> Vec<f64> {
+    let total = done_count(done);
+    let from = total / 2;
+    if total == from {
         return start.to_vec();
     }
-    (0..start.len()).map(|i| half.iter().map(|it| it.theta[i]).sum::<f64>() / half.len() as f64).collect()
+    let mut sum = vec![0.0; start.len()];
+    let mut j = 0;
+    for entry in done {
+        let n = entry.n();
+        // The part of this line's iterations within the last half.
+        let inside = (j + n).saturating_sub(from.max(j));
+        if inside > 0 {
+            let (source, share) = match entry {
+                Entry::One(it) => (&it.theta, 1.0),
+                Entry::Folded(f) => (&f.sum, inside as f64 / n as f64),
+            };
+            sum.iter_mut().zip(source).for_each(|(s, v)| *s += v * share);
+        }
+        j += n;
+    }
+    sum.iter().map(|s| s / (total - from) as f64).collect()
 }
 
 /// θ averaged over chains, each weighted by its iterations (`start` when none has any).
@@ -491,8 +640,76 @@ mod tests {
         assert_eq!(merge(&[1.0], &[(3, vec![2.0]), (1, vec![6.0])]), vec![3.0]);
         assert_eq!(merge(&[1.0], &[(0, vec![2.0])]), vec![1.0]);
         let at = |k: usize, t: f64| Iteration { k, theta: vec![t], ..it.clone() };
-        let done = [at(0, 9.0), at(1, 2.0), at(2, 4.0), at(3, 6.0), at(4, 8.0)];
+        let done = [at(0, 9.0), at(1, 2.0), at(2, 4.0), at(3, 6.0), at(4, 8.0)].map(Entry::One);
         assert_eq!(answer(&[1.0], &done), vec![6.0], "the mean of the last half");
         assert_eq!(answer(&[1.0], &[]), vec![1.0]);
+    }
+
+    /// A chain of `n` iterations of the made-up objective, as its state file's lines.
+    fn synthetic_chain(n: usize) -> Vec<Entry> {
+        let specs = vec![spec("razor_margin"), spec("quiet_moves_1")];
+        let spsa = Spsa { specs: specs.clone(), schedule: Schedule { big_a: 20.0, ..Schedule::default() } };
+        let mut rng = Rng::new(5);
+        let mut theta = vec![200.0, 8.0];
+        (0..n)
+            .map(|k| {
+                let (_, delta) = draws(5, k, 2);
+                let mut play =
+                    |p: &[i64], m: &[i64]| synthetic_pair(&specs, &[60.0, 8.0], 0.5, &mut rng, p, m);
+                let it = spsa.iterate(k, k, &theta, &delta, &mut play);
+                theta = it.theta.clone();
+                Entry::One(it)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_folded_state_file_keeps_the_count_the_last_theta_and_the_answer() {
+        let done = synthetic_chain(250);
+        let folded = fold(&done, 100);
+        // Two blocks of 100 folded, the 50 after them kept as they were.
+        assert_eq!(folded.len(), 52);
+        assert_eq!(folded[..2].iter().map(Entry::n).collect::<Vec<_>>(), [100, 100]);
+        assert_eq!(folded[2..], done[200..]);
+        assert_eq!(done_count(&folded), 250);
+        assert_eq!(folded.last().map(Entry::theta), done.last().map(Entry::theta));
+        // Every line reads back as written.
+        let text: String = folded.iter().map(|e| format!("{e}\n")).collect();
+        assert_eq!(read_state(&text).expect("a state file").1, folded);
+        // At 200 iterations the last half is the second fold: the same answer, to rounding.
+        let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+        let (whole, part) = (&done[..200], fold(&done[..200], 100));
+        assert!(close(&answer(&[0.0, 0.0], whole), &answer(&[0.0, 0.0], &part)));
+        // At 250 the last half begins inside the second fold, which counts at its mean there.
+        let (exact, approx) = (answer(&[0.0, 0.0], &done), answer(&[0.0, 0.0], &folded));
+        assert!((exact[0] - approx[0]).abs() < 5.0, "{exact:?} against {approx:?}");
+        // Folding again changes nothing; a longer block later leaves the old folds alone.
+        assert_eq!(fold(&folded, 100), folded);
+        assert_eq!(fold(&folded, 1000), folded);
+    }
+
+    #[test]
+    fn a_folded_chain_is_checked_like_the_lines_it_replaced() {
+        let specs = [spec("razor_margin"), spec("quiet_moves_1")];
+        let cfg = TuneConfig {
+            params: specs.iter().map(|&s| (s, s.default as f64)).collect(),
+            rules: Rules::default(),
+            width: 15,
+            height: 15,
+            stones: (3, 10),
+            limit: MoveLimit::Nodes(1000),
+            seed: 5,
+            schedule: Schedule::default(),
+            shard: Shard::WHOLE,
+        };
+        let folded = fold(&synthetic_chain(250), 100);
+        assert!(check_chain(&cfg, &folded).is_ok());
+        // A fold that claims more iterations than its numbers span is not this chain's.
+        let mut wrong = folded.clone();
+        if let Entry::Folded(f) = &mut wrong[1] {
+            f.n = 99;
+        }
+        assert!(check_chain(&cfg, &wrong).is_err());
+        assert!(check_chain(&cfg, &folded[1..]).is_err(), "the first block missing");
     }
 }
