@@ -22,7 +22,7 @@ pub const MAX_DEPTH: i32 = 60;
 /// Declares [`Params`] and [`SPECS`] from one list: each parameter's doc, field, type, default,
 /// range and SPSA step, so that the struct and the registry cannot disagree.
 macro_rules! params {
-    ($($(#[doc = $doc:literal])+ $field:ident: $ty:ty = $default:literal, $min:literal..=$max:literal,
+    ($($(#[doc = $doc:literal])+ $field:ident: $ty:ty = $default:expr, $min:literal..=$max:literal,
        step $step:literal;)+) => {
         /// The search's tunable numbers (see the module's doc): what one search reads, by value.
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,7 +38,7 @@ macro_rules! params {
         /// Every parameter, in the order of [`Params`]' fields.
         pub const SPECS: &[Spec] = &[$(Spec {
             name: stringify!($field),
-            default: $default,
+            default: ($default) as i64,
             min: $min,
             max: $max,
             step: $step,
@@ -224,20 +224,20 @@ params! {
     /// The evaluation's numbers (`EvalParams`, see `Params::eval`): the fitted evaluation's divisor,
     /// which sets the scale of every margin above (scaled either way to meet Rapfi's, it played worse:
     /// docs/search.md, "Evaluation").
-    eval_divisor: i64 = 10, 1..=100, step 1;
+    eval_divisor: i64 = EvalParams::DEFAULT.divisor, 1..=100, step 1;
     /// Pente's evaluation: our weight sum's percentage against the opponent's (see `EvalParams`).
-    pente_own_percent: i64 = 120, 0..=300, step 5;
+    pente_own_percent: i64 = EvalParams::DEFAULT.pente_own_percent, 0..=300, step 5;
     /// Pente's evaluation: the weight sums' divisor.
-    pente_eval_divisor: i64 = 4, 1..=64, step 1;
+    pente_eval_divisor: i64 = EvalParams::DEFAULT.pente_divisor, 1..=64, step 1;
     /// Pente's evaluation: a captured stone's worth, `pente_stone` a stone and `pente_race` by the
     /// square of the share of the winning count reached.
-    pente_stone: i32 = 20, 0..=1000, step 5;
+    pente_stone: i32 = EvalParams::DEFAULT.pente_stone, 0..=1000, step 5;
     /// See `pente_stone`.
-    pente_race: i32 = 400, 0..=10000, step 20;
+    pente_race: i32 = EvalParams::DEFAULT.pente_race, 0..=10000, step 20;
     /// Pente's evaluation: the twelfths of its best capture's worth the side to move counts.
-    pente_cash_twelfths: i64 = 8, 0..=12, step 1;
+    pente_cash_twelfths: i64 = EvalParams::DEFAULT.pente_cash_twelfths, 0..=12, step 1;
     /// Pente's evaluation: the cost of each of our pairs the opponent could take.
-    pente_exposed: i64 = 12, 0..=200, step 2;
+    pente_exposed: i64 = EvalParams::DEFAULT.pente_exposed, 0..=200, step 2;
     /// The time manager's shares of a match clock (`TimeShares`, see `Params::time_shares`; they apply
     /// only with one, so games at a time a move never try them): spread over at most this many moves
     /// to come.
