@@ -241,13 +241,13 @@ params! {
     /// The time manager's shares of a match clock (`TimeShares`, see `Params::time_shares`; they apply
     /// only with one, so games at a time a move never try them): spread over at most this many moves
     /// to come.
-    time_moves_max: i64 = 30, 1..=200, step 2;
+    time_moves_max: i64 = TimeShares::DEFAULT.moves_max, 1..=200, step 2;
     /// The hard limit: the clock over at most this many of them.
-    time_hard_moves: i64 = 6, 1..=100, step 1;
+    time_hard_moves: i64 = TimeShares::DEFAULT.hard_moves, 1..=100, step 1;
     /// The soft limit (no new iteration past it): the clock over at most this many of them.
-    time_soft_moves: i64 = 20, 1..=200, step 1;
+    time_soft_moves: i64 = TimeShares::DEFAULT.soft_moves, 1..=200, step 1;
     /// The soft limit with a match clock is also at most this percentage of the turn limit.
-    time_soft_turn_percent: i64 = 80, 10..=100, step 5;
+    time_soft_turn_percent: i64 = TimeShares::DEFAULT.soft_turn_percent, 10..=100, step 5;
 }
 
 impl Default for Params {
