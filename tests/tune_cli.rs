@@ -143,6 +143,13 @@ fn shards_run_their_own_iterations_and_merge_by_weight() {
     assert!(tune(&other, 1, &["--seed", "6"]).status.success());
     let mixed = binary(&["tune", "--merge", one.to_str().expect("utf-8"), other.to_str().expect("utf-8")]);
     assert_eq!(mixed.status.code(), Some(1));
+    // A shard resumes its own chain, folded or not.
+    let fold = binary(&["tune", "--fold", one.to_str().expect("utf-8"), "--block", "2"]);
+    assert!(fold.status.success(), "{}", String::from_utf8_lossy(&fold.stderr));
+    let resumed = tune(&one, 7, &["--shard", "1/2"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let (_, done) = lines(&one);
+    assert_eq!(done.iter().map(Entry::n).collect::<Vec<_>>(), [2, 1, 1], "k 0 and 2 folded, then 4 and 6");
 }
 
 #[test]
