@@ -225,17 +225,18 @@ impl fmt::Display for Iteration {
     }
 }
 
+/// A state line's `key=V,V,…` field as numbers.
+fn numbers<T: std::str::FromStr>(line: &str, key: &str) -> Result<Vec<T>, String> {
+    let field = field_of(line, key).ok_or_else(|| format!("no {key}= field"))?;
+    field.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
+}
+
 impl std::str::FromStr for Iteration {
     type Err = String;
 
     fn from_str(line: &str) -> Result<Iteration, String> {
         let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
-        let list = |key: &str| -> Result<Vec<f64>, String> {
-            field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
-        };
-        let whole = |key: &str| -> Result<Vec<i64>, String> {
-            field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
-        };
+        let (list, whole) = (|key| numbers::<f64>(line, key), |key| numbers::<i64>(line, key));
         let k = field("k")?.parse().map_err(|_| "k= is not a count".to_string())?;
         let r = field("r")?.parse().map_err(|_| "r= is not a number".to_string())?;
         let (theta, plus, minus) = (list("theta")?, whole("plus")?, whole("minus")?);
@@ -314,9 +315,7 @@ impl std::str::FromStr for Entry {
         }
         let field = |key: &str| field_of(line, key).ok_or_else(|| format!("no {key}= field"));
         let count = |key: &str| field(key)?.parse::<usize>().map_err(|_| format!("{key}= is not a count"));
-        let list = |key: &str| -> Result<Vec<f64>, String> {
-            field(key)?.split(',').map(|v| v.parse().map_err(|_| format!("bad {key}= value '{v}'"))).collect()
-        };
+        let list = |key| numbers::<f64>(line, key);
         let fold = Fold {
             first: count("first")?,
             last: count("last")?,
