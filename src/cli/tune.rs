@@ -280,6 +280,6 @@ fn fold_command(path: &std::path::Path, block: usize) -> Result<()> {
     std::fs::write(&tmp, &out).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
     let count = tune::done_count(&folded);
-    log::info!("{}: {count} iterations in {} lines (were {})", path.display(), folded.len(), done.len());
+    outln!("{}: {count} iterations in {} lines (were {})", path.display(), folded.len(), done.len())?;
     Ok(())
 }
