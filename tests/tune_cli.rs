@@ -113,6 +113,14 @@ fn a_folded_state_file_resumes_exactly_and_answers_alike() {
     let ((_, a), (_, b)) = (iterations(&whole), lines(&folded));
     assert_eq!(b[1..], a[3..].iter().cloned().map(Entry::One).collect::<Vec<_>>());
     assert_eq!(set_line(&resumed), set_line(&run));
+    // A fold claiming more iterations than could ever be: refused, not a crash.
+    let text = std::fs::read_to_string(&folded).expect("the state file");
+    let huge = text.replacen(" n=3 ", &format!(" n={} ", usize::MAX), 1);
+    assert_ne!(huge, text);
+    std::fs::write(&folded, &huge).unwrap();
+    assert_eq!(tune(&folded, 8, &[]).status.code(), Some(1));
+    let merged = binary(&["tune", "--merge", folded.to_str().expect("utf-8")]);
+    assert!(merged.status.code().is_some(), "an answer, whatever it says, and no crash");
     // Not a state file, or no such file: refused.
     let junk = dir.join("junk.txt");
     std::fs::write(&junk, "k=oops\n").unwrap();

@@ -260,7 +260,7 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
     let Some((_, params)) = first else { bail!("--merge needs the state files") };
     let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
     let (theta, last) = (tune::merge(&start, &answers), tune::merge(&start, &lasts));
-    let total = answers.iter().map(|(n, _)| n).sum();
+    let total = answers.iter().fold(0usize, |t, (n, _)| t.saturating_add(*n));
     out!("{}", summary(&params, total, &last, &theta))?;
     Ok(())
 }

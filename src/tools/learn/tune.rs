@@ -332,7 +332,8 @@ impl std::str::FromStr for Entry {
 
 /// How many iterations `done` stands for.
 pub fn done_count(done: &[Entry]) -> usize {
-    done.iter().map(Entry::n).sum()
+    // Saturating: a file's counts are not trusted before `check_chain`.
+    done.iter().fold(0, |sum, e| sum.saturating_add(e.n()))
 }
 
 /// A state file's header (if any) and its lines in order, a line cut by a stop dropped.
@@ -342,19 +343,21 @@ pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Entry>), RunError> 
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.
 pub fn check_chain(cfg: &TuneConfig, done: &[Entry]) -> Result<(), RunError> {
-    let chain: Vec<usize> = cfg.chain(usize::MAX).take(done_count(done)).collect();
-    let mut j = 0;
+    // The chain's j-th iteration, computed rather than listed: a file's counts may be anything.
+    let k = |j: usize| j.checked_mul(cfg.shard.count)?.checked_add(cfg.shard.index - 1);
+    let mut j = 0usize;
     for (line, entry) in done.iter().enumerate() {
         let (first, last) = match entry {
             Entry::One(it) => (it.k, it.k),
             Entry::Folded(f) => (f.first, f.last),
         };
         let (n, params) = (entry.n(), entry.theta().len());
-        if chain.get(j) != Some(&first) || chain.get(j + n - 1) != Some(&last) || params != cfg.params.len() {
+        let end = j.checked_add(n - 1);
+        if k(j) != Some(first) || end.and_then(k) != Some(last) || params != cfg.params.len() {
             let why = format!("iterations {first} to {last} of {params} parameters are not this chain's");
             return Err(RunError::BadLine { line: line + 2, why });
         }
-        j += n;
+        j = j.saturating_add(n);
     }
     Ok(())
 }
@@ -491,11 +494,11 @@ pub fn answer(start: &[f64], done: &[Entry]) -> Vec<f64> {
         return start.to_vec();
     }
     let mut sum = vec![0.0; start.len()];
-    let mut j = 0;
+    let mut j = 0usize;
     for entry in done {
         let n = entry.n();
         // The part of this line's iterations within the last half.
-        let inside = (j + n).saturating_sub(from.max(j));
+        let inside = j.saturating_add(n).saturating_sub(from.max(j));
         if inside > 0 {
             let (source, share) = match entry {
                 Entry::One(it) => (&it.theta, 1.0),
@@ -503,14 +506,14 @@ pub fn answer(start: &[f64], done: &[Entry]) -> Vec<f64> {
             };
             sum.iter_mut().zip(source).for_each(|(s, v)| *s += v * share);
         }
-        j += n;
+        j = j.saturating_add(n);
     }
     sum.iter().map(|s| s / (total - from) as f64).collect()
 }
 
 /// θ averaged over chains, each weighted by its iterations (`start` when none has any).
 pub fn merge(start: &[f64], chains: &[(usize, Vec<f64>)]) -> Vec<f64> {
-    let total: usize = chains.iter().map(|(n, _)| n).sum();
+    let total = chains.iter().fold(0usize, |t, (n, _)| t.saturating_add(*n));
     if total == 0 {
         return start.to_vec();
     }
