@@ -100,7 +100,7 @@ fn a_folded_state_file_resumes_exactly_and_answers_alike() {
     let (whole, folded) = (dir.join("whole.txt"), dir.join("folded.txt"));
     let run = tune(&whole, 6, &[]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    // The run stopped after 4 iterations (the header names a run of 6: A is a tenth of it).
+    // The same run as if stopped after 4 iterations (its header names a run of 6: A is a tenth of it).
     let text = std::fs::read_to_string(&whole).expect("the state file");
     std::fs::write(&folded, text.lines().take(5).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
     let fold = |block: &str| binary(&["tune", "--fold", folded.to_str().expect("utf-8"), "--block", block]);
@@ -119,8 +119,24 @@ fn a_folded_state_file_resumes_exactly_and_answers_alike() {
     assert_ne!(huge, text);
     std::fs::write(&folded, &huge).unwrap();
     assert_eq!(tune(&folded, 8, &[]).status.code(), Some(1));
-    let merged = binary(&["tune", "--merge", folded.to_str().expect("utf-8")]);
-    assert!(merged.status.code().is_some(), "an answer, whatever it says, and no crash");
+    for command in ["--merge", "--fold"] {
+        let out = binary(&["tune", command, folded.to_str().expect("utf-8")]);
+        assert_eq!(out.status.code(), Some(1), "{command}: refused, not a crash");
+    }
+    assert_eq!(std::fs::read_to_string(&folded).expect("kept"), huge, "left as it was");
+    // Lines of fewer numbers than the header's parameters, or one missing: refused by both.
+    let without = |k: &str| -> String {
+        text.lines().filter(|l| !l.starts_with(&format!("k={k} "))).map(|l| format!("{l}\n")).collect()
+    };
+    let (short, gap) = (without("5") + "k=5 r=0 theta=1 plus=1 minus=1\n", without("4"));
+    assert_ne!(gap, text);
+    for bad in [short, gap] {
+        std::fs::write(&folded, &bad).unwrap();
+        for command in ["--merge", "--fold"] {
+            let out = binary(&["tune", command, folded.to_str().expect("utf-8")]);
+            assert_eq!(out.status.code(), Some(1), "{command}");
+        }
+    }
     // Not a state file, or no such file: refused.
     let junk = dir.join("junk.txt");
     std::fs::write(&junk, "k=oops\n").unwrap();

@@ -1,5 +1,6 @@
-//! `pbrain-quincunx tune`: the command line of SPSA over the search's parameters, and `tune --merge`
-//! of its shards' state files.
+//! `pbrain-quincunx tune`: the command line of SPSA over the search's parameters, `tune --merge` of its
+//! shards' state files and `tune --fold` of a long chain's. Every state file read is checked against
+//! the chain its header names before a count or a θ of it is used.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -22,7 +23,8 @@ use crate::cli::{GameArgs, check_gen, num, usage, whole};
 #[command(
     before_help = "SPSA (docs/training.md, Tuning): each iteration plays one pair of games, the parameters nudged up
 against them nudged down, on a fresh balanced opening with each side black once, and moves the values
-toward the side that scored more. The state file gets a line an iteration: run the same command again
+toward the side that scored more. The state file gets a line an iteration (--fold folds whole blocks
+of them into a line each, to keep a long chain's file small): run the same command again
 after any stop and it goes on where the file ends (with a larger --iterations it goes on further). At
 the end the mean of the last half of the iterations' values is printed as a --set argument.",
     override_usage = "pbrain-quincunx tune --params NAME,... --iterations N --state FILE [options]
@@ -66,7 +68,7 @@ pub struct TuneArgs {
     merge: Option<Vec<PathBuf>>,
     /// Rewrite a state file with every whole block of iterations folded into one line (their count
     /// and θ's sum): it resumes exactly and keeps a small file however long the chain
-    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["merge", "params", "iterations", "state"])]
     fold: Option<PathBuf>,
     /// Iterations a folded line (with --fold)
     #[arg(long, value_name = "B", requires = "fold", default_value_t = 100, value_parser = whole::<usize, 1>)]
@@ -152,7 +154,7 @@ impl TuneArgs {
         let seed =
             seed.or_else(|| found.and_then(|h| field_of(h, "seed")?.parse().ok())).unwrap_or_else(clock_seed);
         // A tenth of the chain's iterations as first planned: a longer run later keeps the file's.
-        let chain_len = (shard.index - 1..iterations).step_by(shard.count).count();
+        let chain_len = tune::chain(shard, iterations).count();
         schedule.big_a = found
             .and_then(|h| field_of(h, "A")?.parse().ok())
             .unwrap_or_else(|| (chain_len as f64 / 10.0).round());
@@ -232,16 +234,36 @@ fn params_of(header: &str) -> Result<Vec<(&'static Spec, f64)>> {
         .collect()
 }
 
+/// A state file read and checked.
+struct StateFile {
+    header: String,
+    /// The tuned parameters with their start values.
+    params: Vec<(&'static Spec, f64)>,
+    done: Vec<tune::Entry>,
+}
+
+/// A state file, its lines checked to be the start of the chain its header names (its shard, its
+/// parameters' count).
+fn read_checked(path: &std::path::Path) -> Result<StateFile> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (header, done) = tune::read_state(&text).with_context(|| format!("{}", path.display()))?;
+    let header = header.with_context(|| format!("{}: not a tune state file", path.display()))?;
+    let params = params_of(&header).with_context(|| format!("{}", path.display()))?;
+    let shard = field_of(&header, "shard")
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|e| anyhow!("{}: shard= {e}", path.display()))?
+        .unwrap_or(Shard::WHOLE);
+    tune::check_lines(shard, params.len(), &done).with_context(|| format!("{}", path.display()))?;
+    Ok(StateFile { header, params, done })
+}
+
 /// `tune --merge FILE…`: the shards' answers averaged by their iterations, as one run's.
 fn merge_command(files: &[PathBuf]) -> Result<()> {
     let mut first: Option<(String, Vec<(&'static Spec, f64)>)> = None;
     let (mut answers, mut lasts) = (vec![], vec![]);
     for path in files {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let (header, done) = tune::read_state(&text).with_context(|| format!("{}", path.display()))?;
-        let header = header.with_context(|| format!("{}: not a tune state file", path.display()))?;
-        let params = params_of(&header).with_context(|| format!("{}", path.display()))?;
+        let StateFile { header, params, done } = read_checked(path)?;
         // Shards of one run differ in their shard= alone.
         let run: String =
             header.split_whitespace().filter(|w| !w.starts_with("shard=")).collect::<Vec<_>>().join(" ");
@@ -260,7 +282,7 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
     let Some((_, params)) = first else { bail!("--merge needs the state files") };
     let start: Vec<f64> = params.iter().map(|&(_, v)| v).collect();
     let (theta, last) = (tune::merge(&start, &answers), tune::merge(&start, &lasts));
-    let total = answers.iter().fold(0usize, |t, (n, _)| t.saturating_add(*n));
+    let total = tune::chains_count(&answers);
     out!("{}", summary(&params, total, &last, &theta))?;
     Ok(())
 }
@@ -268,9 +290,7 @@ fn merge_command(files: &[PathBuf]) -> Result<()> {
 /// `tune --fold FILE`: the state file rewritten with its whole blocks of `block` iterations folded,
 /// through a file beside it renamed over it, so a stop leaves one or the other whole.
 fn fold_command(path: &std::path::Path, block: usize) -> Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (header, done) = tune::read_state(&text).with_context(|| format!("{}", path.display()))?;
-    let header = header.with_context(|| format!("{}: not a tune state file", path.display()))?;
+    let StateFile { header, done, .. } = read_checked(path)?;
     let folded = tune::fold(&done, block);
     let mut out = header + "\n";
     for entry in &folded {

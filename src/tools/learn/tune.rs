@@ -141,6 +141,17 @@ pub fn draws(seed: u64, k: usize, n: usize) -> (u64, Vec<f64>) {
     (opening_seed, delta)
 }
 
+/// The iterations of `shard`'s chain among a run's first `iterations`, in order: k with k mod N = K − 1.
+pub fn chain(shard: Shard, iterations: usize) -> impl Iterator<Item = usize> + use<> {
+    (0..).map_while(move |j| chain_position(shard, j).filter(|&k| k < iterations))
+}
+
+/// The `j`-th iteration of `shard`'s chain (from 0), computed at once: a state file's counts may be
+/// anything, and walking to them could take forever.
+pub fn chain_position(shard: Shard, j: usize) -> Option<usize> {
+    j.checked_mul(shard.count)?.checked_add(shard.index - 1)
+}
+
 /// A tuning run: what decides its iterations (the state file's header names all of it).
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
@@ -185,7 +196,7 @@ impl TuneConfig {
 
     /// The iterations of this chain among the run's first `iterations`, in order.
     pub fn chain(&self, iterations: usize) -> impl Iterator<Item = usize> + use<> {
-        (self.shard.index - 1..iterations).step_by(self.shard.count)
+        chain(self.shard, iterations)
     }
 
     pub fn spsa(&self) -> Spsa {
@@ -332,8 +343,17 @@ impl std::str::FromStr for Entry {
 
 /// How many iterations `done` stands for.
 pub fn done_count(done: &[Entry]) -> usize {
-    // Saturating: a file's counts are not trusted before `check_chain`.
-    done.iter().fold(0, |sum, e| sum.saturating_add(e.n()))
+    count(done.iter().map(Entry::n))
+}
+
+/// How many iterations chains of (iterations, θ) stand for together.
+pub fn chains_count(chains: &[(usize, Vec<f64>)]) -> usize {
+    count(chains.iter().map(|(n, _)| *n))
+}
+
+/// Counts added up, saturating: a file's counts are not trusted before `check_lines`.
+fn count(counts: impl Iterator<Item = usize>) -> usize {
+    counts.fold(0, usize::saturating_add)
 }
 
 /// A state file's header (if any) and its lines in order, a line cut by a stop dropped.
@@ -343,18 +363,28 @@ pub fn read_state(text: &str) -> Result<(Option<String>, Vec<Entry>), RunError> 
 
 /// Checks that `done` is the start of `cfg`'s chain, each θ of the tuned parameters' count.
 pub fn check_chain(cfg: &TuneConfig, done: &[Entry]) -> Result<(), RunError> {
-    // The chain's j-th iteration, computed rather than listed: a file's counts may be anything.
-    let k = |j: usize| j.checked_mul(cfg.shard.count)?.checked_add(cfg.shard.index - 1);
+    check_lines(cfg.shard, cfg.params.len(), done)
+}
+
+/// Checks that `done` is the start of `shard`'s chain, each θ (and each fold's sum) of `params`
+/// numbers: what every reader of a state file checks before it trusts a count or a θ.
+pub fn check_lines(shard: Shard, params: usize, done: &[Entry]) -> Result<(), RunError> {
+    let k = |j: usize| chain_position(shard, j);
     let mut j = 0usize;
     for (line, entry) in done.iter().enumerate() {
         let (first, last) = match entry {
             Entry::One(it) => (it.k, it.k),
             Entry::Folded(f) => (f.first, f.last),
         };
-        let (n, params) = (entry.n(), entry.theta().len());
+        let (n, len) = (entry.n(), entry.theta().len());
         let end = j.checked_add(n - 1);
-        if k(j) != Some(first) || end.and_then(k) != Some(last) || params != cfg.params.len() {
-            let why = format!("iterations {first} to {last} of {params} parameters are not this chain's");
+        if k(j) != Some(first) || end.and_then(k) != Some(last) || len != params {
+            let why = match entry {
+                Entry::One(_) => format!("iteration {first} of {len} parameters is not this chain's"),
+                Entry::Folded(_) => {
+                    format!("iterations {first} to {last} of {len} parameters are not this chain's")
+                }
+            };
             return Err(RunError::BadLine { line: line + 2, why });
         }
         j = j.saturating_add(n);
@@ -485,7 +515,7 @@ pub fn run(
 }
 
 /// A chain's answer: θ averaged over the second half of its iterations (Polyak's averaging), `start`
-/// when it has none. At these gains the last θ alone jitters by several steps from one iteration to
+/// when it has none; a fold the last half begins in counts at its mean. At these gains the last θ alone jitters by several steps from one iteration to
 /// the next; the mean keeps the drift and averages the jitter out.
 pub fn answer(start: &[f64], done: &[Entry]) -> Vec<f64> {
     let total = done_count(done);
@@ -513,7 +543,7 @@ pub fn answer(start: &[f64], done: &[Entry]) -> Vec<f64> {
 
 /// θ averaged over chains, each weighted by its iterations (`start` when none has any).
 pub fn merge(start: &[f64], chains: &[(usize, Vec<f64>)]) -> Vec<f64> {
-    let total = chains.iter().fold(0usize, |t, (n, _)| t.saturating_add(*n));
+    let total = chains_count(chains);
     if total == 0 {
         return start.to_vec();
     }
